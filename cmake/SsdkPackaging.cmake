@@ -1,0 +1,1 @@
+# CPack: a .deb for now (AppImage, NSIS, DMG later).

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "core/base/error.h"
+#include "core/base/json.h"
+#include "core/rpc/protocol.h"
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace ssdk::rpc {
+
+// How the client reaches the privileged helper.
+struct HelperLocation {
+    std::filesystem::path helperPath; // the ssdkeeper-helper executable
+    bool usePkexec = true;            // false when the caller is already root
+};
+
+// Finds ssdkeeper-helper: $SSDK_HELPER if set, else next to the running executable
+// (a build tree), else the installed path. pkexec is used unless the caller is root.
+HelperLocation locateHelper();
+
+// Talks to one helper process over its stdin/stdout. The process is started on the first
+// call and kept for the client's lifetime (so pkexec asks for a password once); calls are
+// serialized. Thread-safe; call() blocks, so GUI code runs it on a worker thread.
+class HelperClient {
+public:
+    using EventHandler = std::function<void(const Event&)>;
+
+    explicit HelperClient(HelperLocation location = locateHelper());
+    ~HelperClient();
+    HelperClient(const HelperClient&) = delete;
+    HelperClient& operator=(const HelperClient&) = delete;
+
+    // Sends a request and waits for its response; events on the way go to onEvent.
+    // Errors from the helper come back with their code and context; a helper that could not
+    // start, was refused by polkit or died gives PermissionDenied / Protocol errors that say so.
+    Expected<Json> call(const std::string& verb, const Json& args,
+                        const EventHandler& onEvent = {});
+
+private:
+    Expected<void> start();
+    void stop();
+    Expected<std::string> readLine();
+
+    HelperLocation m_location;
+    std::mutex m_mutex;
+    pid_t m_pid = -1;
+    int m_toHelper = -1;
+    int m_fromHelper = -1;
+    std::string m_buffer;
+    std::uint64_t m_nextId = 1;
+};
+
+} // namespace ssdk::rpc

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "core/base/error.h"
+#include "core/base/json.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace ssdk::rpc {
+
+// The helper protocol: one JSON object per line in each direction.
+//   request:  {"id": 7, "verb": "lab.create", "args": {"name": "lab", "size": 8589934592}}
+//   response: {"id": 7, "ok": true, "result": {...}}
+//             {"id": 7, "ok": false, "error": {"code": "busy", "message": "...", "context": [...]}}
+//   event:    {"id": 7, "event": "progress", "data": {"fraction": 0.5, "text": "..."}}
+// Events for a request come before its response. Lines longer than kMaxLineBytes are refused.
+inline constexpr std::size_t kMaxLineBytes = 1 << 20;
+inline constexpr int kProtocolVersion = 1;
+
+struct Request {
+    std::uint64_t id = 0;
+    std::string verb;
+    Json args = Json::object();
+};
+
+struct Event {
+    std::uint64_t id = 0;
+    std::string name;
+    Json data = Json::object();
+};
+
+struct Response {
+    std::uint64_t id = 0;
+    Expected<Json> result = Json::object();
+};
+
+std::string encode(const Request& request);
+std::string encode(const Response& response);
+std::string encode(const Event& event);
+
+Expected<Request> decodeRequest(std::string_view line);
+
+// A line from the helper is either an event or a response.
+struct Message {
+    bool isEvent = false;
+    Event event;
+    Response response;
+};
+Expected<Message> decodeMessage(std::string_view line);
+
+} // namespace ssdk::rpc
