@@ -10,7 +10,8 @@ namespace ssdk {
 
 namespace {
 
-std::string formatScaled(std::uint64_t value, double base, const std::array<const char*, 7>& units) {
+std::string formatScaled(std::uint64_t value, double base,
+                         const std::array<const char*, 7>& units) {
     if (value < static_cast<std::uint64_t>(base)) {
         return fmt::format("{} B", value);
     }
@@ -38,7 +39,8 @@ std::string formatSi(Bytes bytes) {
 }
 
 std::string formatIec(Bytes bytes) {
-    static constexpr std::array<const char*, 7> kUnits{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    static constexpr std::array<const char*, 7> kUnits{"B",   "KiB", "MiB", "GiB",
+                                                       "TiB", "PiB", "EiB"};
     return formatScaled(bytes.value, 1024.0, kUnits);
 }
 

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "core/base/error.h"
-
 #include <compare>
 #include <cstdint>
 #include <string>
 #include <string_view>
+
+#include "core/base/error.h"
 
 namespace ssdk {
 

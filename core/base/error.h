@@ -51,8 +51,7 @@ private:
     std::vector<std::string> m_context;
 };
 
-template <typename T>
-using Expected = std::expected<T, Error>;
+template <typename T> using Expected = std::expected<T, Error>;
 
 // Shorthand for returning an error from a function that returns Expected<T>.
 inline std::unexpected<Error> fail(ErrorCode code, std::string message) {
@@ -66,8 +65,7 @@ inline std::unexpected<Error> failErrno(int err, std::string what) {
 }
 
 // Adds context to the error of an Expected, leaving a value untouched.
-template <typename T>
-Expected<T> withContext(Expected<T> result, std::string what) {
+template <typename T> Expected<T> withContext(Expected<T> result, std::string what) {
     if (!result) {
         result.error().addContext(std::move(what));
     }

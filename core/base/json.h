@@ -1,9 +1,9 @@
 #pragma once
 
-#include "core/base/error.h"
-
 #include <nlohmann/json.hpp>
 #include <string_view>
+
+#include "core/base/error.h"
 
 namespace ssdk {
 

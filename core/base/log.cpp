@@ -19,9 +19,8 @@ void setup(const std::string& level) {
     std::lock_guard lock(g_mutex);
     g_level = spdlog::level::from_str(chosen);
     spdlog::set_level(g_level);
-    spdlog::apply_all([](const std::shared_ptr<spdlog::logger>& logger) {
-        logger->set_level(g_level);
-    });
+    spdlog::apply_all(
+        [](const std::shared_ptr<spdlog::logger>& logger) { logger->set_level(g_level); });
 }
 
 std::shared_ptr<spdlog::logger> get(const std::string& area) {

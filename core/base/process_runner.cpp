@@ -11,8 +11,8 @@ std::string describeCommand(const std::vector<std::string>& argv) {
             text += ' ';
         }
         const bool quote = arg.empty() || std::ranges::any_of(arg, [](char c) {
-            return c == ' ' || c == '\t' || c == '"' || c == '\'';
-        });
+                               return c == ' ' || c == '\t' || c == '"' || c == '\'';
+                           });
         text += quote ? "'" + arg + "'" : arg;
     }
     return text;
@@ -28,9 +28,9 @@ Expected<ProcessResult> runChecked(ProcessRunner& runner, const ProcessRequest& 
         while (!detail.empty() && (detail.back() == '\n' || detail.back() == ' ')) {
             detail.pop_back();
         }
-        return fail(ErrorCode::ProcessFailed,
-                    describeCommand(request.argv) + " exited with " +
-                        std::to_string(result->exitCode) + (detail.empty() ? "" : ": " + detail));
+        return fail(ErrorCode::ProcessFailed, describeCommand(request.argv) + " exited with " +
+                                                  std::to_string(result->exitCode) +
+                                                  (detail.empty() ? "" : ": " + detail));
     }
     return result;
 }

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "core/base/error.h"
-
 #include <chrono>
 #include <map>
 #include <string>
 #include <vector>
+
+#include "core/base/error.h"
 
 namespace ssdk {
 

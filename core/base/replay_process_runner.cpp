@@ -39,8 +39,7 @@ Expected<ProcessResult> ReplayProcessRunner::run(const ProcessRequest& request) 
             return *recording.always;
         }
     }
-    return fail(ErrorCode::ToolMissing,
-                "no recorded answer for: " + describeCommand(request.argv));
+    return fail(ErrorCode::ToolMissing, "no recorded answer for: " + describeCommand(request.argv));
 }
 
 std::vector<ProcessRequest> ReplayProcessRunner::requests() const {

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "core/base/process_runner.h"
-
 #include <deque>
 #include <mutex>
 #include <optional>
+
+#include "core/base/process_runner.h"
 
 namespace ssdk {
 

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "core/base/error.h"
-
 #include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "core/base/error.h"
 
 namespace ssdk {
 

@@ -1,7 +1,5 @@
 #include "core/base/system_process_runner.h"
 
-#include "core/base/log.h"
-
 #include <array>
 #include <cerrno>
 #include <csignal>
@@ -12,6 +10,8 @@
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "core/base/log.h"
 
 namespace ssdk {
 
@@ -84,7 +84,8 @@ std::string findExecutable(const std::string& name) {
     std::size_t start = 0;
     while (start <= dirs.size()) {
         const auto end = dirs.find(':', start);
-        const auto dir = dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        const auto dir =
+            dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
         if (!dir.empty()) {
             const auto candidate = std::filesystem::path(dir) / name;
             if (::access(candidate.c_str(), X_OK) == 0) {
@@ -244,9 +245,9 @@ Expected<ProcessResult> SystemProcessRunner::run(const ProcessRequest& request) 
             }
             ::usleep(20000);
         }
-        return fail(ErrorCode::Timeout,
-                    describeCommand(request.argv) + " did not finish within " +
-                        std::to_string(request.timeout.count()) + " ms and was stopped");
+        return fail(ErrorCode::Timeout, describeCommand(request.argv) + " did not finish within " +
+                                            std::to_string(request.timeout.count()) +
+                                            " ms and was stopped");
     }
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "core/base/bytes.h"
-
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/base/bytes.h"
 
 namespace ssdk::device {
 
@@ -42,9 +42,9 @@ struct Partition {
     std::string name; // "nvme0n1p2"
     std::string path; // "/dev/nvme0n1p2"
     std::uint32_t number = 0;
-    Bytes start;                                       // offset from the disk's first byte
+    Bytes start; // offset from the disk's first byte
     Bytes size;
-    std::optional<Filesystem> filesystem;              // empty when unknown or none
+    std::optional<Filesystem> filesystem; // empty when unknown or none
     std::string partitionUuid, partitionLabel, partitionType;
     std::vector<Mount> mounts;
     std::vector<Holder> holders;
@@ -53,9 +53,9 @@ struct Partition {
 
 // A whole block device as the kernel shows it, with what sits on it.
 struct Device {
-    std::string name;   // kernel name: "nvme0n1", "sda", "loop3"
-    std::string path;   // "/dev/nvme0n1"
-    std::string devno;  // "259:0"
+    std::string name;  // kernel name: "nvme0n1", "sda", "loop3"
+    std::string path;  // "/dev/nvme0n1"
+    std::string devno; // "259:0"
     Bus bus = Bus::Unknown;
     std::string model, serial, firmware, vendor, wwn; // empty where sysfs has none
     Bytes size;
@@ -71,15 +71,21 @@ struct Device {
     std::vector<Partition> partitions;    // sorted by number
     std::vector<Mount> mounts;            // mounts of the whole device itself
     std::vector<Holder> holders;
-    std::string loopBackingFile; // for loop devices, the file behind it
+    std::string loopBackingFile;        // for loop devices, the file behind it
     std::optional<std::string> labName; // set when this is an SSD Keeper lab drive
 
-    bool supportsDiscard() const { return discardGranularity.value > 0 && discardMaxBytes.value > 0; }
+    bool supportsDiscard() const {
+        return discardGranularity.value > 0 && discardMaxBytes.value > 0;
+    }
     bool isLab() const { return labName.has_value(); }
     // True when this device, or one of its partitions, is mounted at "/".
     bool holdsRootFilesystem() const;
     // True when it or any partition is mounted or has holders.
     bool inUse() const;
 };
+
+// SSD Keeper lab drives are loop devices over "<state dir>/ssdkeeper/lab/<NAME>.img".
+// Returns NAME for such a backing file (the kernel may append " (deleted)"), else nothing.
+std::optional<std::string> labNameFromBackingFile(std::string_view backingFile);
 
 } // namespace ssdk::device

@@ -1,13 +1,13 @@
 #pragma once
 
-#include "core/base/sysfs_root.h"
-#include "core/device/device.h"
-#include "core/device/fs_probe.h"
-
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/base/sysfs_root.h"
+#include "core/device/device.h"
+#include "core/device/fs_probe.h"
 
 namespace ssdk::device {
 

@@ -1,16 +1,16 @@
 #pragma once
 
-#include "core/device/device.h"
-
 #include <optional>
 #include <string>
+
+#include "core/device/device.h"
 
 namespace ssdk::device {
 
 // What is on a block device or partition, as far as a prober can tell.
 struct ProbeResult {
     std::optional<Filesystem> filesystem;
-    std::string partitionTableType; // whole disks: "gpt", "dos"
+    std::string partitionTableType;                           // whole disks: "gpt", "dos"
     std::string partitionUuid, partitionLabel, partitionType; // partitions
 };
 

@@ -1,6 +1,6 @@
-#include "core/base/bytes.h"
-
 #include <catch2/catch.hpp>
+
+#include "core/base/bytes.h"
 
 using ssdk::Bytes;
 
@@ -27,8 +27,8 @@ TEST_CASE("parseSize follows truncate for bare suffixes and SI for kB…PB", "[b
 }
 
 TEST_CASE("parseSize rejects what is not a size", "[bytes]") {
-    for (const char* bad : {"", "G", "-1G", "8X", "8GG", "1.5G", "99999999999999999999",
-                            "20000000P"}) {
+    for (const char* bad :
+         {"", "G", "-1G", "8X", "8GG", "1.5G", "99999999999999999999", "20000000P"}) {
         INFO(bad);
         auto parsed = ssdk::parseSize(bad);
         REQUIRE_FALSE(parsed.has_value());

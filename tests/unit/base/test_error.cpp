@@ -1,8 +1,8 @@
-#include "core/base/error.h"
-#include "core/base/json.h"
-
 #include <catch2/catch.hpp>
 #include <cerrno>
+
+#include "core/base/error.h"
+#include "core/base/json.h"
 
 using ssdk::Error;
 using ssdk::ErrorCode;

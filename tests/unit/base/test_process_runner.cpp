@@ -1,7 +1,7 @@
+#include <catch2/catch.hpp>
+
 #include "core/base/replay_process_runner.h"
 #include "core/base/system_process_runner.h"
-
-#include <catch2/catch.hpp>
 
 using namespace std::chrono_literals;
 using ssdk::ErrorCode;
@@ -29,8 +29,8 @@ TEST_CASE("SystemProcessRunner feeds stdin and sets the environment", "[process]
     auto result = runner.run({.argv = {"wc", "-c"}, .standardInput = big});
     REQUIRE(result);
     CHECK(std::stoul(result->standardOutput) == big.size());
-    auto env = runner.run({.argv = {"sh", "-c", "echo $SSDK_PROBE"},
-                           .environment = {{"SSDK_PROBE", "seen"}}});
+    auto env = runner.run(
+        {.argv = {"sh", "-c", "echo $SSDK_PROBE"}, .environment = {{"SSDK_PROBE", "seen"}}});
     REQUIRE(env);
     CHECK(env->standardOutput == "seen\n");
 }

@@ -1,8 +1,8 @@
-#include "core/base/sysfs_root.h"
-
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+
+#include "core/base/sysfs_root.h"
 
 namespace fs = std::filesystem;
 
