@@ -9,6 +9,9 @@ Expected<Json> parseJson(std::string_view text, std::string_view what) {
         return Json::parse(text);
     } catch (const Json::parse_error& error) {
         return fail(ErrorCode::Parse, std::string(what) + " is not valid JSON: " + error.what());
+    } catch (const Json::out_of_range& error) {
+        // A number too large for a double ("1E400") is thrown as out_of_range (406).
+        return fail(ErrorCode::Parse, std::string(what) + " is not usable JSON: " + error.what());
     }
 }
 
