@@ -1,0 +1,58 @@
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/error.h"
+#include "core/base/json.h"
+#include "core/rpc/protocol.h"
+#include "helper/authorizer.h"
+
+namespace ssdk::helper {
+
+// How much harm a verb can do; decides its polkit default (see the policy file):
+// Read → yes, Change → auth_admin_keep, Destroy → auth_admin.
+enum class Grade { Read, Change, Destroy };
+
+// What a verb handler reports while it works ("progress", {"fraction": 0.5, "text": "…"});
+// the service turns it into an event of the request being handled.
+using VerbEvents = std::function<void(const std::string& name, const Json& data)>;
+
+struct Verb {
+    std::string name;         // "lab.create"
+    std::string polkitAction; // "io.github.ssdkeeper.lab.create"
+    Grade grade = Grade::Read;
+    // Validates its own arguments (unknown keys included) and does the work.
+    std::function<Expected<Json>(const Json& args, const VerbEvents& events)> handler;
+};
+
+// Receives the events of the request being handled, before its response.
+using EventSink = std::function<void(const rpc::Event&)>;
+
+// The helper's logic without I/O: a registry of narrow verbs, each authorized through the
+// Authorizer before it runs. There is no generic command verb, by design.
+class HelperService {
+public:
+    explicit HelperService(Authorizer& authorizer);
+
+    void add(Verb verb);
+    std::vector<std::string> verbNames() const;
+    // The registered verb of that name, or nullptr.
+    const Verb* find(std::string_view name) const;
+
+    // Handles one request line and returns its encoded response line (ending in '\n').
+    // Never throws: malformed requests, unknown verbs, refused authorization and failing
+    // handlers all become error responses; id 0 answers a line whose id could not be read.
+    std::string handleLine(std::string_view line, const EventSink& events = {});
+
+private:
+    Expected<Json> dispatch(const rpc::Request& request, const EventSink& events);
+
+    Authorizer& m_authorizer;
+    std::map<std::string, Verb, std::less<>> m_verbs;
+};
+
+} // namespace ssdk::helper

@@ -1,0 +1,81 @@
+// ssdkeeper-helper: the privileged half of SSD Keeper. Reads one JSON request per line on
+// stdin and writes events and one response per request on stdout (core/rpc/protocol.h);
+// exits 0 when stdin closes. Started by the GUI/CLI through pkexec, or directly by root.
+#include <csignal>
+#include <cstdio>
+#include <string>
+#include <unistd.h>
+
+#include "core/base/log.h"
+#include "core/base/system_process_runner.h"
+#include "core/rpc/protocol.h"
+#include "helper/authorizer.h"
+#include "helper/helper_service.h"
+#include "helper/lab_verbs.h"
+#include "helper/line_reader.h"
+#include "helper/maintenance_verbs.h"
+#include "helper/op_verbs.h"
+#include "helper/ping_verb.h"
+#include "helper/smart_verbs.h"
+
+using namespace ssdk;
+using namespace ssdk::helper;
+
+namespace {
+
+void writeLine(const std::string& line) {
+    std::fwrite(line.data(), 1, line.size(), stdout);
+    std::fflush(stdout);
+}
+
+} // namespace
+
+int main(int argc, char** /*argv*/) {
+    log::setup("warn");
+    if (argc > 1) {
+        std::fputs("ssdkeeper-helper takes no arguments: it reads JSON requests on stdin\n",
+                   stderr);
+        return 2;
+    }
+    if (::geteuid() != 0) {
+        std::fputs("ssdkeeper-helper must run as root (it is started through pkexec)\n", stderr);
+        return 1;
+    }
+    // A client that goes away must not kill a verb halfway (a loop device attached, the
+    // image not yet formatted): writes then fail quietly and the verb finishes or cleans up.
+    std::signal(SIGPIPE, SIG_IGN);
+
+    const Caller caller = detectCaller();
+    SystemProcessRunner runner;
+    PolkitAuthorizer authorizer(caller, runner);
+    HelperService service(authorizer);
+    service.add(pingVerb(caller));
+    addMaintenanceVerbs(service, runner, maintenance::erase::systemTransports());
+    addSmartVerbs(service, runner);
+    if (auto labContext = labContextFor(caller); labContext) {
+        addLabVerbs(service, *labContext, runner);
+        addOpVerbs(service, *labContext, runner);
+    } else {
+        log::get("helper")->error("lab verbs unavailable: {}", labContext.error().describe());
+    }
+
+    const EventSink events = [](const rpc::Event& event) { writeLine(rpc::encode(event)); };
+    LineReader reader(STDIN_FILENO, rpc::kMaxLineBytes);
+    while (true) {
+        auto line = reader.next();
+        if (!line) {
+            if (line.error().code() != ErrorCode::Protocol) {
+                log::get("helper")->error("{}", line.error().describe());
+                return 1;
+            }
+            writeLine(rpc::encode(rpc::Response{0, std::unexpected(line.error())}));
+            continue;
+        }
+        if (!line->has_value()) {
+            return 0;
+        }
+        if (!(*line)->empty()) {
+            writeLine(service.handleLine(**line, events));
+        }
+    }
+}

@@ -1,0 +1,134 @@
+#include "helper/validation.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+namespace ssdk::helper {
+
+namespace {
+
+constexpr std::size_t kMaxPathLength = 4096;
+
+Error badArgument(std::string_view key, const std::string& why) {
+    return Error(ErrorCode::InvalidArgument, fmt::format("argument '{}' {}", key, why));
+}
+
+} // namespace
+
+Expected<void> requireOnlyKeys(const Json& args, std::initializer_list<std::string_view> keys) {
+    if (!args.is_object()) {
+        return fail(ErrorCode::InvalidArgument, "arguments must be a JSON object");
+    }
+    for (const auto& [key, value] : args.items()) {
+        if (std::ranges::find(keys, key) == keys.end()) {
+            return fail(ErrorCode::InvalidArgument, fmt::format("unknown argument '{}'", key));
+        }
+    }
+    return {};
+}
+
+Expected<std::string> stringArg(const Json& args, std::string_view key, std::size_t maxLength) {
+    const auto it = args.find(key);
+    if (it == args.end()) {
+        return std::unexpected(badArgument(key, "is missing"));
+    }
+    if (!it->is_string()) {
+        return std::unexpected(badArgument(key, "must be a string"));
+    }
+    auto value = it->get<std::string>();
+    if (value.size() > maxLength) {
+        return std::unexpected(badArgument(key, fmt::format("is longer than {} bytes", maxLength)));
+    }
+    if (value.find('\0') != std::string::npos) {
+        return std::unexpected(badArgument(key, "contains a NUL byte"));
+    }
+    return value;
+}
+
+Expected<std::string> stringArg(const Json& args, std::string_view key, std::size_t maxLength,
+                                const std::string& fallback) {
+    return args.contains(key) ? stringArg(args, key, maxLength) : Expected<std::string>(fallback);
+}
+
+Expected<std::uint64_t> unsignedArg(const Json& args, std::string_view key) {
+    const auto it = args.find(key);
+    if (it == args.end()) {
+        return std::unexpected(badArgument(key, "is missing"));
+    }
+    // Parsed JSON holds non-negative integers as unsigned; Json built in-process from an int
+    // holds them as signed.
+    if (!it->is_number_integer() || (!it->is_number_unsigned() && it->get<std::int64_t>() < 0)) {
+        return std::unexpected(badArgument(key, "must be a non-negative integer"));
+    }
+    return it->get<std::uint64_t>();
+}
+
+Expected<std::uint64_t> unsignedArg(const Json& args, std::string_view key,
+                                    std::uint64_t fallback) {
+    return args.contains(key) ? unsignedArg(args, key) : Expected<std::uint64_t>(fallback);
+}
+
+Expected<device::Device> validateBlockDevice(std::string_view path, const DeviceRules& rules,
+                                             const device::Discovery& discovery) {
+    const std::string given(path);
+    if (given.empty() || given.size() > kMaxPathLength) {
+        return fail(ErrorCode::InvalidArgument, "a device path must have 1 to 4096 characters");
+    }
+    if (!given.starts_with("/dev/")) {
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("'{}' is not a device path under /dev", given));
+    }
+    char resolved[PATH_MAX];
+    if (::realpath(given.c_str(), resolved) == nullptr) {
+        return failErrno(errno, fmt::format("resolving {}", given));
+    }
+    const std::string real(resolved);
+    if (!real.starts_with("/dev/") || real.find('/', 5) != std::string::npos) {
+        return fail(
+            ErrorCode::InvalidArgument,
+            fmt::format("'{}' leads to {}, which is not a device node in /dev", given, real));
+    }
+    struct stat info {};
+    if (::stat(real.c_str(), &info) != 0) {
+        return failErrno(errno, fmt::format("checking {}", real));
+    }
+    if (!S_ISBLK(info.st_mode)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} is not a block device", real));
+    }
+    // The node must be the kernel's own for that name, not a stray mknod with other numbers.
+    const std::string name = real.substr(5);
+    const std::string devno = fmt::format("{}:{}", major(info.st_rdev), minor(info.st_rdev));
+    const auto sysDevno =
+        discovery.root().tryString(discovery.root().sys() / "class" / "block" / name / "dev");
+    if (!sysDevno || *sysDevno != devno) {
+        return fail(ErrorCode::NotFound,
+                    fmt::format("{} is not a block device the kernel knows as {}", real, name));
+    }
+    auto device = discovery.find(real);
+    if (!device) {
+        return std::unexpected(Error(device.error()).addContext("checking " + given));
+    }
+    if (!rules.allowSystemDisk && device->holdsRootFilesystem()) {
+        return fail(ErrorCode::PermissionDenied,
+                    fmt::format("{} holds the running system's root filesystem; refusing", real));
+    }
+    if (!rules.allowMounted && device->inUse()) {
+        return fail(ErrorCode::Busy, fmt::format("{} (or one of its partitions) is mounted or in "
+                                                 "use; unmount it first",
+                                                 device->path));
+    }
+    return device;
+}
+
+Expected<device::Device> validateBlockDevice(std::string_view path, const DeviceRules& rules) {
+    const SysfsRoot root;
+    return validateBlockDevice(path, rules,
+                               device::Discovery(root, device::makeSystemFsProber(root)));
+}
+
+} // namespace ssdk::helper

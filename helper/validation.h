@@ -1,0 +1,40 @@
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+#include "core/base/error.h"
+#include "core/base/json.h"
+#include "core/device/discovery.h"
+
+namespace ssdk::helper {
+
+// Verb arguments come from an unprivileged process: every one is checked for presence,
+// type, range and form before use, and unknown keys are refused rather than ignored.
+Expected<void> requireOnlyKeys(const Json& args, std::initializer_list<std::string_view> keys);
+Expected<std::string> stringArg(const Json& args, std::string_view key, std::size_t maxLength);
+Expected<std::string> stringArg(const Json& args, std::string_view key, std::size_t maxLength,
+                                const std::string& fallback);
+Expected<std::uint64_t> unsignedArg(const Json& args, std::string_view key);
+Expected<std::uint64_t> unsignedArg(const Json& args, std::string_view key, std::uint64_t fallback);
+
+// What a verb tolerates about the device it acts on.
+struct DeviceRules {
+    bool allowMounted = false;    // the device or a partition may be mounted
+    bool allowSystemDisk = false; // the device may hold "/"
+};
+
+// Checks a device path from a request: absolute, under /dev after resolving symlinks, a block
+// device node (not /dev/zero, not a file), known to the kernel's block layer, and within the
+// rules. Returns the whole device (a partition resolves to its disk) as discovery sees it.
+// Errors: InvalidArgument (not a /dev path, leads outside /dev, not a block device), NotFound
+// (no such node, or not known to the block layer), PermissionDenied (the system disk), Busy
+// (mounted or held).
+Expected<device::Device> validateBlockDevice(std::string_view path, const DeviceRules& rules,
+                                             const device::Discovery& discovery);
+// The same against the live system.
+Expected<device::Device> validateBlockDevice(std::string_view path, const DeviceRules& rules);
+
+} // namespace ssdk::helper

@@ -1,0 +1,73 @@
+// op.* verbs refuse bad arguments before touching anything: no command runs and no journal is
+// written. (Applying for real is tests/integration/overprovision.)
+#include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include "core/base/replay_process_runner.h"
+#include "helper/op_verbs.h"
+
+using namespace ssdk;
+using namespace ssdk::helper;
+namespace fs = std::filesystem;
+
+namespace {
+
+class AllowAll final : public Authorizer {
+public:
+    Expected<void> authorize(const std::string&) override { return {}; }
+};
+
+struct Case {
+    std::string verb;
+    Json args;
+    ErrorCode code;
+    std::string mentions;
+};
+
+} // namespace
+
+TEST_CASE("op verbs refuse bad arguments and change nothing", "[helper][op]") {
+    const fs::path state =
+        fs::temp_directory_path() / ("ssdk-opverbs-" + std::to_string(::getpid()));
+    fs::remove_all(state);
+    fs::create_directories(state);
+    AllowAll authorizer;
+    ReplayProcessRunner runner;
+    HelperService service(authorizer);
+    addOpVerbs(service, LabContext{state, std::nullopt}, runner);
+    const Json good{{"device", "/dev/null"}, {"spare_percent", 20}, {"partition", "/dev/x1"}};
+    const std::vector<Case> cases{
+        {"op.apply", Json::object(), ErrorCode::InvalidArgument, "spare_percent"},
+        {"op.apply",
+         Json{{"device", "/dev/loop0"}, {"spare_percent", 20}, {"partition", "p"}, {"x", 1}},
+         ErrorCode::InvalidArgument, "'x'"},
+        {"op.apply", Json{{"device", "/dev/loop0"}, {"spare_percent", 51}, {"partition", "p"}},
+         ErrorCode::InvalidArgument, "0–50"},
+        {"op.apply", Json{{"device", "/dev/loop0"}, {"spare_percent", -5}, {"partition", "p"}},
+         ErrorCode::InvalidArgument, "spare_percent"},
+        {"op.apply", Json{{"device", "/dev/loop0"}, {"spare_percent", 20}, {"partition", ""}},
+         ErrorCode::InvalidArgument, "confirmed"},
+        {"op.apply", Json{{"device", "/etc/passwd"}, {"spare_percent", 20}, {"partition", "p"}},
+         ErrorCode::InvalidArgument, "not a device path under /dev"},
+        {"op.apply", good, ErrorCode::InvalidArgument, "not a block device"},
+        {"op.undo", Json{{"device", "/dev/null"}}, ErrorCode::InvalidArgument,
+         "not a block device"},
+        {"op.recover", Json{{"device", "/dev/null"}, {"action", "explode"}},
+         ErrorCode::InvalidArgument, "finish"},
+        {"op.inspect", Json{{"device", "relative"}}, ErrorCode::InvalidArgument, "under /dev"},
+    };
+    std::uint64_t id = 1;
+    for (const auto& [verb, args, code, mentions] : cases) {
+        INFO(verb << " " << args.dump());
+        auto response =
+            parseJson(service.handleLine(rpc::encode(rpc::Request{id, verb, args})), "response");
+        REQUIRE(response);
+        CHECK((*response)["ok"] == false);
+        CHECK((*response)["error"]["code"] == toString(code));
+        CHECK_THAT(errorFromJson((*response)["error"]).describe(), Catch::Contains(mentions));
+        ++id;
+    }
+    CHECK(runner.requests().empty());
+    CHECK(fs::is_empty(state));
+    fs::remove_all(state);
+}

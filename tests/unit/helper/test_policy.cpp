@@ -1,0 +1,92 @@
+// The polkit policy must offer an action for every helper verb, with the default its grade
+// asks for, and be valid against polkit's DTD.
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "core/base/replay_process_runner.h"
+#include "core/base/system_process_runner.h"
+#include "helper/lab_verbs.h"
+#include "helper/maintenance_verbs.h"
+#include "helper/op_verbs.h"
+#include "helper/ping_verb.h"
+#include "helper/smart_verbs.h"
+
+using namespace ssdk;
+using namespace ssdk::helper;
+
+namespace {
+
+class AllowAll final : public Authorizer {
+public:
+    Expected<void> authorize(const std::string&) override { return {}; }
+};
+
+std::string xpath(const std::string& expression) {
+    SystemProcessRunner runner;
+    auto result = runner.run({.argv = {"xmllint", "--xpath", expression, SSDK_POLKIT_POLICY}});
+    REQUIRE(result);
+    std::string text = result->standardOutput;
+    while (!text.empty() && text.back() == '\n') {
+        text.pop_back();
+    }
+    return text;
+}
+
+std::string defaultFor(Grade grade) {
+    switch (grade) {
+    case Grade::Read:
+        return "yes";
+    case Grade::Change:
+        return "auth_admin_keep";
+    case Grade::Destroy:
+        return "auth_admin";
+    }
+    return "";
+}
+
+} // namespace
+
+TEST_CASE("every verb has a polkit action graded as its verb", "[helper][polkit]") {
+    REQUIRE(std::filesystem::exists(SSDK_POLKIT_POLICY));
+    if (findExecutable("xmllint").empty()) {
+        WARN("xmllint is not installed (libxml2-utils); policy not checked");
+        return;
+    }
+    AllowAll authorizer;
+    ReplayProcessRunner runner;
+    HelperService service(authorizer);
+    service.add(pingVerb(Caller{}));
+    addLabVerbs(service, LabContext{"/nonexistent", std::nullopt}, runner);
+    addMaintenanceVerbs(service, runner, {});
+    addOpVerbs(service, LabContext{"/nonexistent", std::nullopt}, runner);
+    addSmartVerbs(service, runner);
+    // One action per verb, plus the action that starts the helper itself: no verb without
+    // an action, no action left over.
+    CHECK(xpath("count(//action)") == std::to_string(service.verbNames().size() + 1));
+    for (const auto& name : service.verbNames()) {
+        const Verb* verb = service.find(name);
+        REQUIRE(verb != nullptr);
+        INFO(name << " → " << verb->polkitAction);
+        CHECK(verb->polkitAction == "io.github.ssdkeeper." + name);
+        for (const char* who : {"allow_any", "allow_inactive", "allow_active"}) {
+            CHECK(xpath("string(//action[@id='" + verb->polkitAction + "']/defaults/" + who +
+                        ")") == defaultFor(verb->grade));
+        }
+    }
+    CHECK(xpath("string(//action[@id='io.github.ssdkeeper.helper']/annotate[@key="
+                "'org.freedesktop.policykit.exec.path'])") == SSDK_HELPER_INSTALL_PATH);
+}
+
+TEST_CASE("the policy is valid against polkit's DTD", "[helper][polkit]") {
+    const char* dtd = "/usr/share/polkit-1/policyconfig-1.dtd";
+    if (findExecutable("xmllint").empty() || !std::filesystem::exists(dtd)) {
+        WARN("xmllint or polkit's DTD is missing; policy not validated");
+        return;
+    }
+    SystemProcessRunner runner;
+    auto result =
+        runner.run({.argv = {"xmllint", "--noout", "--dtdvalid", dtd, SSDK_POLKIT_POLICY}});
+    REQUIRE(result);
+    INFO(result->standardError);
+    CHECK(result->exitCode == 0);
+}
