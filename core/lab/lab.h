@@ -1,10 +1,5 @@
 #pragma once
 
-#include "core/base/bytes.h"
-#include "core/base/error.h"
-#include "core/base/process_runner.h"
-#include "core/base/sysfs_root.h"
-
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -12,11 +7,18 @@
 #include <string_view>
 #include <vector>
 
+#include "core/base/bytes.h"
+#include "core/base/error.h"
+#include "core/base/json.h"
+#include "core/base/process_runner.h"
+#include "core/base/sysfs_root.h"
+
 namespace ssdk::lab {
 
 // Lab drives: sparse files under <state dir>/ssdkeeper/lab/<name>.img attached as loop
 // devices. They are how people and tests try destructive features without risk.
-// A loop device counts as a lab drive exactly when its backing file matches that pattern.
+// A loop device counts as a lab drive exactly when its backing file matches that pattern
+// (device::labNameFromBackingFile).
 
 // The user's state directory: $XDG_STATE_HOME, else $HOME/.local/state.
 std::filesystem::path userStateDirectory();
@@ -25,8 +27,6 @@ std::filesystem::path labDirectory(const std::filesystem::path& stateDir);
 
 // Names are 1–32 characters of [A-Za-z0-9_-], starting with a letter or digit.
 Expected<void> validateLabName(std::string_view name);
-// "…/ssdkeeper/lab/NAME.img" → NAME; empty for any other path.
-std::optional<std::string> labNameFromBackingFile(std::string_view backingFile);
 
 struct LabCreateRequest {
     std::string name = "lab";
@@ -40,6 +40,15 @@ struct LabCreateRequest {
     std::optional<std::uint32_t> ownerGid;
 };
 
+// The user a root process manages lab drives for (the helper started through pkexec). Files
+// are then created, found and removed with that user's file access rights (setfsuid), so a
+// link planted in their directory cannot reach a file they could not touch themselves, and
+// what is created belongs to them.
+struct LabOwner {
+    std::uint32_t uid = 0;
+    std::uint32_t gid = 0;
+};
+
 struct LabDrive {
     std::string name;
     std::filesystem::path image;
@@ -48,12 +57,17 @@ struct LabDrive {
     Bytes allocated;        // blocks the sparse image really occupies on the host
 };
 
+// {name, image, device, size, allocated}: the lab.create result and a `lab list` entry.
+Json toJson(const LabDrive& drive);
+
 // Creates, lists and destroys lab drives in one state directory. create/destroy need root
 // (loop-control); list does not. Every failure leaves nothing behind: a half-made image is
 // removed, a loop device attached by a failed create is detached.
 class LabManager {
 public:
-    LabManager(std::filesystem::path stateDir, SysfsRoot root, ProcessRunner& runner);
+    // owner: see LabOwner; create() uses the request's ownerUid/ownerGid instead when set.
+    LabManager(std::filesystem::path stateDir, SysfsRoot root, ProcessRunner& runner,
+               std::optional<LabOwner> owner = std::nullopt);
 
     Expected<LabDrive> create(const LabCreateRequest& request);
     // name, image path or /dev/loopN. Refuses when the device is mounted or has holders.
@@ -68,6 +82,7 @@ private:
     std::filesystem::path m_labDir;
     SysfsRoot m_root;
     ProcessRunner& m_runner;
+    std::optional<LabOwner> m_owner;
 };
 
 } // namespace ssdk::lab

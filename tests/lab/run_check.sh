@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs one step of the lab test fixture (see CMakeLists.txt):
+#   run_check.sh start | stop | check FILE
+# Environment: SSDK_LAB (scripts/lab), SSDK_LAB_VM_DIR, SSDK_BIN_DIR (the build's bin/).
+# A check is a bash file sourced here with `lab_run CMD...` (runs CMD in the guest) and
+# `fail MESSAGE` at hand; it exits 0 on success, 77 to skip.
+set -euo pipefail
+: "${SSDK_LAB:?}" "${SSDK_LAB_VM_DIR:?}" "${SSDK_BIN_DIR:?}"
+lab() { "$SSDK_LAB" --dir "$SSDK_LAB_VM_DIR" "$@"; }
+lab_run() { lab run --timeout 150 "$@"; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+case ${1:-} in
+    start)
+        # A VM left over from a killed run is removed first.
+        lab stop >/dev/null
+        lab start --lifetime 1200
+        ;;
+    stop)
+        lab stop
+        [ ! -e "$SSDK_LAB_VM_DIR" ] || fail "$SSDK_LAB_VM_DIR still exists"
+        ;;
+    check)
+        if ! lab status >/dev/null; then
+            echo "SKIP: the lab VM is not running (see the 'lab:vm starts' test for why)" >&2
+            exit 77
+        fi
+        # shellcheck disable=SC1090
+        source "$2"
+        ;;
+    *)
+        echo "usage: $0 start|stop|check FILE" >&2
+        exit 2
+        ;;
+esac
