@@ -1,0 +1,29 @@
+#pragma once
+
+#include <filesystem>
+#include <optional>
+
+#include "core/base/error.h"
+#include "core/base/json.h"
+#include "core/device/discovery.h"
+
+namespace ssdk::cli {
+
+// Exit codes of ssdkeeperctl (docs/cli.md).
+enum ExitCode : int { kExitOk = 0, kExitFailed = 1, kExitUsage = 2 };
+
+// Options every command shares.
+struct CliContext {
+    bool json = false;
+    std::optional<std::filesystem::path> sysfsRoot; // replay a recorded tree instead of /sys
+
+    device::Discovery makeDiscovery() const;
+};
+
+// Prints an error for people (stderr) or as {"error": {...}} (stdout) with --json,
+// and returns the exit code for it: usage problems are 2, everything else 1.
+int reportError(const CliContext& context, const Error& error);
+// Prints a JSON document on stdout, indented, with a trailing newline.
+void printJson(const Json& json);
+
+} // namespace ssdk::cli
