@@ -1,0 +1,64 @@
+#pragma once
+
+#include <memory>
+#include <mutex>
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+
+#include "core/base/json.h"
+
+class QProgressBar;
+
+namespace ssdk::rpc {
+class HelperClient;
+}
+
+namespace ssdk::app {
+
+// Runs privileged helper verbs off the GUI thread, one at a time. The helper process (and
+// its pkexec authorization) is started on the first call and kept until this object goes.
+class HelperCaller : public QObject {
+    Q_OBJECT
+public:
+    struct Outcome {
+        bool ok = false;
+        QString error; // Error::describe() when !ok
+        Json result;
+    };
+
+    explicit HelperCaller(QObject* parent = nullptr);
+    ~HelperCaller() override;
+
+    bool isBusy() const { return m_busy; }
+    // Starts verb(args) on a pool thread; finished() arrives on this object's thread.
+    // Returns false (and does nothing) while another call is running.
+    bool call(const QString& verb, Json args);
+
+signals:
+    void finished(const QString& verb, const ssdk::app::HelperCaller::Outcome& outcome);
+    // A "progress" event of the running call: fraction 0–1 (-1 when the verb gives none).
+    void progress(const QString& verb, double fraction, const QString& text);
+
+private:
+    std::shared_ptr<rpc::HelperClient> client();
+
+    // Lets the pool thread deliver events to this object only while it exists.
+    struct EventTarget {
+        std::mutex mutex;
+        HelperCaller* caller = nullptr;
+    };
+
+    std::shared_ptr<rpc::HelperClient> m_client;
+    std::shared_ptr<EventTarget> m_eventTarget;
+    QFutureWatcher<Outcome> m_watcher;
+    QString m_verb;
+    bool m_busy = false;
+};
+
+// Shows a helper "progress" fraction (0–1) on a bar; a negative fraction (the verb gives
+// none) makes the bar a busy indicator.
+void showFraction(QProgressBar* bar, double fraction);
+
+} // namespace ssdk::app

@@ -1,0 +1,97 @@
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+
+#include "app/main_window.h"
+#include "app/startup_screenshot.h"
+#include "app/theme.h"
+#include "core/base/log.h"
+#include "core/base/sysfs_root.h"
+#include "core/device/discovery.h"
+
+namespace {
+
+void fail(const QString& message) {
+    std::fprintf(stderr, "ssdkeeper: %s\n", qPrintable(message));
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QApplication application(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("ssdkeeper"));
+    QApplication::setApplicationDisplayName(QStringLiteral("SSD Keeper"));
+    QApplication::setApplicationVersion(QStringLiteral(SSDK_VERSION));
+    QApplication::setOrganizationName(QStringLiteral("SSD Keeper"));
+    QApplication::setOrganizationDomain(QStringLiteral("ssdkeeper.github.io"));
+    QApplication::setDesktopFileName(QStringLiteral("io.github.ssdkeeper.SSDKeeper"));
+    ssdk::log::setup();
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("SSD Keeper: see and look after every drive in the machine."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption sysfsRoot(
+        QStringLiteral("sysfs-root"),
+        QStringLiteral("Show a recorded tree (DIR/sys, DIR/proc, DIR/run) instead of this "
+                       "machine."),
+        QStringLiteral("DIR"));
+    const QCommandLineOption select(
+        QStringLiteral("select"),
+        QStringLiteral("Select the drive NAME (a kernel name such as "
+                       "nvme0n1, or a lab drive's name) once it appears."),
+        QStringLiteral("NAME"));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Save the window as a PNG once the drives are shown, then quit."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption page(
+        QStringLiteral("page"),
+        QStringLiteral("Show the area page TITLE (Overview, Health, …) at start."),
+        QStringLiteral("TITLE"));
+    parser.addOptions({sysfsRoot, select, page, screenshot});
+    parser.process(application);
+
+    std::optional<ssdk::SysfsRoot> root;
+    if (parser.isSet(sysfsRoot)) {
+        const QString dir = parser.value(sysfsRoot);
+        if (!QFileInfo(dir).isDir()) {
+            fail(QStringLiteral("--sysfs-root %1: not a directory").arg(dir));
+            return 2;
+        }
+        root.emplace(std::filesystem::path(QDir(dir).absolutePath().toStdString()));
+    } else {
+        root.emplace();
+    }
+    auto prober = ssdk::device::makeSystemFsProber(*root);
+    ssdk::device::Discovery discovery(std::move(*root), std::move(prober));
+
+    ssdk::app::applyTheme(application);
+    ssdk::app::MainWindow window(std::move(discovery));
+    if (parser.isSet(select)) {
+        window.selectWhenAvailable(parser.value(select));
+    }
+    if (parser.isSet(page) && !window.showPage(parser.value(page))) {
+        fail(QStringLiteral("--page %1: there is no such page").arg(parser.value(page)));
+        return 2;
+    }
+    if (parser.isSet(screenshot)) {
+        auto* shot = new ssdk::app::StartupScreenshot(window, parser.value(screenshot),
+                                                      parser.value(select));
+        QObject::connect(shot, &ssdk::app::StartupScreenshot::finished, &application,
+                         [](int exitCode, const QString& message) {
+                             if (!message.isEmpty()) {
+                                 fail(message);
+                             }
+                             QApplication::exit(exitCode);
+                         });
+    }
+    window.show();
+    return QApplication::exec();
+}

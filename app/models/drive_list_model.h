@@ -1,0 +1,48 @@
+#pragma once
+
+#include <vector>
+
+#include <QAbstractListModel>
+
+#include "core/device/device.h"
+
+namespace ssdk::app {
+
+// The drives of the last discovery, one row each, in discovery order.
+class DriveListModel : public QAbstractListModel {
+    Q_OBJECT
+public:
+    enum Role {
+        NameRole = Qt::UserRole + 1, // QString: kernel name, "nvme0n1"
+        PathRole,                    // QString: "/dev/nvme0n1"
+        BusRole,                     // int: device::Bus
+        BusNameRole,                 // QString: "NVMe"
+        CapacityRole,                // QString: "500 GB · 465.8 GiB"
+        SizeRole,                    // qulonglong: bytes
+        IsLabRole,                   // bool
+        LabNameRole,                 // QString; empty when not a lab drive
+        IsSystemRole,                // bool: holds the root filesystem
+        RotationalRole,              // bool
+    };
+
+    explicit DriveListModel(QObject* parent = nullptr);
+
+    // Replaces the list. When the same drives come back in the same order only their data
+    // changes (views keep selection and scroll position); otherwise the model is reset.
+    void setDevices(std::vector<device::Device> devices);
+    const std::vector<device::Device>& devices() const { return m_devices; }
+    // Null when row is out of range. Valid until the next setDevices().
+    const device::Device* deviceAt(int row) const;
+    // The row of the drive with that kernel name (nvme0n1) or, failing that, that lab drive
+    // name; -1 when there is none.
+    int rowOfName(const QString& name) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+private:
+    std::vector<device::Device> m_devices;
+};
+
+} // namespace ssdk::app

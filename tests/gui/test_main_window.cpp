@@ -1,0 +1,111 @@
+#include <catch2/catch.hpp>
+
+#include <QAction>
+#include <QLabel>
+#include <QListView>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
+#include "app/main_window.h"
+#include "app/models/drive_list_model.h"
+#include "app/pages/overview_page.h"
+#include "app/startup_screenshot.h"
+#include "tests/gui/gui_support.h"
+
+using namespace ssdk;
+using namespace ssdk::app;
+using namespace std::chrono_literals;
+
+namespace {
+
+QString overviewField(const MainWindow& window, const char* name) {
+    const auto* label =
+        window.overviewPage()->findChild<QLabel*>(QStringLiteral("overview.") + name);
+    REQUIRE(label != nullptr);
+    return label->text();
+}
+
+} // namespace
+
+TEST_CASE("the main window lists a recorded tree and selects the requested drive") {
+    test::application();
+    MainWindow window(test::recordedDiscovery("workstation"));
+    QSignalSpy shown(&window, &MainWindow::devicesShown);
+    window.selectWhenAvailable(QStringLiteral("sda"));
+    window.show();
+    REQUIRE(shown.wait(5000));
+
+    CHECK(window.windowTitle() == "SSD Keeper");
+    CHECK(window.driveModel()->rowCount() >= 4);
+    CHECK(window.selectedDeviceName() == "sda");
+    CHECK(overviewField(window, "model") == "CT1000MX500SSD1");
+    CHECK(overviewField(window, "path") == "/dev/sda");
+
+    // A recorded tree is not this machine: no lab drive changes.
+    CHECK_FALSE(window.createLabAction()->isEnabled());
+    CHECK_FALSE(window.destroyLabAction()->isEnabled());
+}
+
+TEST_CASE("pages are shown by their title") {
+    test::application();
+    MainWindow window(test::recordedDiscovery("workstation"));
+    CHECK(window.showPage(QStringLiteral("overview")));
+    CHECK_FALSE(window.showPage(QStringLiteral("No such page")));
+}
+
+TEST_CASE("the main window keeps the selection across rescans") {
+    test::application();
+    MainWindow window(test::recordedDiscovery("workstation"));
+    QSignalSpy shown(&window, &MainWindow::devicesShown);
+    window.show();
+    REQUIRE(shown.wait(5000));
+    // Without a request the first drive is selected.
+    CHECK(window.selectedDeviceName() ==
+          window.driveModel()->index(0).data(DriveListModel::NameRole).toString());
+
+    REQUIRE(window.selectDevice(QStringLiteral("demo"))); // a lab drive by its lab name
+    CHECK(window.selectedDeviceName() == "loop0");
+    CHECK(window.isSelected(QStringLiteral("demo")));
+    CHECK(window.isSelected(QStringLiteral("loop0")));
+    REQUIRE(window.selectDevice(QStringLiteral("loop0")));
+    CHECK(overviewField(window, "lab") == "demo");
+    CHECK_FALSE(window.selectDevice(QStringLiteral("nope")));
+    CHECK(window.selectedDeviceName() == "loop0");
+
+    window.rescan();
+    REQUIRE(shown.wait(5000));
+    CHECK(window.selectedDeviceName() == "loop0");
+    CHECK(overviewField(window, "lab") == "demo");
+}
+
+TEST_CASE("the startup screenshot is written once the selected drive is shown") {
+    test::application();
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString file = dir.filePath(QStringLiteral("shot.png"));
+    MainWindow window(test::recordedDiscovery("workstation"));
+    window.selectWhenAvailable(QStringLiteral("nvme0n1"));
+    StartupScreenshot shot(window, file, QStringLiteral("nvme0n1"));
+    QSignalSpy finished(&shot, &StartupScreenshot::finished);
+    window.show();
+    REQUIRE(finished.wait(10000));
+    CHECK(finished.first().at(0).toInt() == 0);
+    const QImage image(file);
+    REQUIRE_FALSE(image.isNull());
+    CHECK(image.size() == window.size() * window.devicePixelRatio());
+}
+
+TEST_CASE("the startup screenshot gives up when the drive never appears") {
+    test::application();
+    QTemporaryDir dir;
+    MainWindow window(test::recordedDiscovery("workstation"));
+    window.selectWhenAvailable(QStringLiteral("nvme9n9"));
+    StartupScreenshot shot(window, dir.filePath(QStringLiteral("shot.png")),
+                           QStringLiteral("nvme9n9"), 800ms);
+    QSignalSpy finished(&shot, &StartupScreenshot::finished);
+    window.show();
+    REQUIRE(finished.wait(5000));
+    CHECK(finished.first().at(0).toInt() == 1);
+    CHECK(finished.first().at(1).toString().contains("nvme9n9"));
+    CHECK_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("shot.png"))));
+}
