@@ -1,0 +1,54 @@
+#include "app/health_backend.h"
+
+#include <unistd.h>
+
+#include "core/rpc/client.h"
+#include "core/smart/report_loader.h"
+
+namespace ssdk::app {
+
+SystemHealthBackend::SystemHealthBackend()
+    : m_service(
+          m_runner,
+          [this](const std::string& verb, const Json& args) { return helper().call(verb, args); },
+          ::geteuid() == 0) {}
+
+SystemHealthBackend::~SystemHealthBackend() = default;
+
+rpc::HelperClient& SystemHealthBackend::helper() {
+    if (!m_helper) {
+        m_helper = std::make_unique<rpc::HelperClient>();
+    }
+    return *m_helper;
+}
+
+Expected<smart::DriveHealth> SystemHealthBackend::read(const device::Device& device) {
+    const std::lock_guard lock(m_mutex);
+    return m_service.read(device);
+}
+
+Expected<smart::DriveHealth> SystemHealthBackend::load(const std::filesystem::path& file) {
+    const std::lock_guard lock(m_mutex);
+    auto report = smart::loadSavedReport(file);
+    if (!report) {
+        return std::unexpected(report.error());
+    }
+    return m_service.evaluate(file.filename().string(), std::move(*report));
+}
+
+Expected<void> SystemHealthBackend::selfTest(const device::Device& device,
+                                             smart::SelfTestAction action) {
+    const std::lock_guard lock(m_mutex);
+    const bool abort = action == smart::SelfTestAction::Abort;
+    Json args{{"device", device.path}};
+    if (!abort) {
+        args["test"] = smart::toString(action);
+    }
+    auto result = helper().call(abort ? "selftest.abort" : "selftest.start", args);
+    if (!result) {
+        return std::unexpected(result.error());
+    }
+    return {};
+}
+
+} // namespace ssdk::app

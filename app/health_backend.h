@@ -1,0 +1,53 @@
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "core/base/error.h"
+#include "core/base/system_process_runner.h"
+#include "core/device/device.h"
+#include "core/smart/health_json.h"
+#include "core/smart/health_service.h"
+#include "core/smart/selftest.h"
+
+namespace ssdk::rpc {
+class HelperClient;
+}
+
+namespace ssdk::app {
+
+// What the Health page needs from the world. Every call blocks (the page runs them on a pool
+// thread); implementations must be safe to call from one worker thread at a time.
+class HealthBackend {
+public:
+    virtual ~HealthBackend() = default;
+    // A device without SMART gives verdict unknown with reason "no-smart", not an error.
+    virtual Expected<smart::DriveHealth> read(const device::Device& device) = 0;
+    // A saved report: smartctl JSON or a libatasmart blob.
+    virtual Expected<smart::DriveHealth> load(const std::filesystem::path& file) = 0;
+    virtual Expected<void> selfTest(const device::Device& device, smart::SelfTestAction action) = 0;
+};
+
+// The real one: smartctl/libatasmart directly when root, else the helper (smart.read,
+// selftest.start/abort through pkexec).
+class SystemHealthBackend final : public HealthBackend {
+public:
+    SystemHealthBackend();
+    ~SystemHealthBackend() override;
+
+    Expected<smart::DriveHealth> read(const device::Device& device) override;
+    Expected<smart::DriveHealth> load(const std::filesystem::path& file) override;
+    Expected<void> selfTest(const device::Device& device, smart::SelfTestAction action) override;
+
+private:
+    rpc::HelperClient& helper();
+
+    std::mutex m_mutex;
+    SystemProcessRunner m_runner;
+    std::unique_ptr<rpc::HelperClient> m_helper;
+    smart::HealthService m_service;
+};
+
+} // namespace ssdk::app

@@ -1,0 +1,638 @@
+#include "app/pages/health_page.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QStandardItemModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "app/health_backend.h"
+#include "app/theme.h"
+#include "core/base/bytes.h"
+
+namespace ssdk::app {
+
+namespace {
+
+constexpr int kSortRole = Qt::UserRole + 1;
+constexpr int kSelfTestPollMs = 15000;
+
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+QLabel* makeLabel(const QString& text, const char* role, const char* name = nullptr) {
+    auto* label = new QLabel(text);
+    label->setProperty("role", QString::fromLatin1(role));
+    if (name != nullptr) {
+        label->setObjectName(QString::fromLatin1(name));
+    }
+    return label;
+}
+
+struct VerdictStyle {
+    QString text;
+    QString foreground;
+    QString background;
+};
+
+VerdictStyle verdictStyle(smart::Verdict verdict) {
+    switch (verdict) {
+    case smart::Verdict::Good:
+        return {QObject::tr("GOOD"), QStringLiteral("#166534"), QStringLiteral("#dcfce7")};
+    case smart::Verdict::Caution:
+        return {QObject::tr("CAUTION"), QStringLiteral("#92400e"), QStringLiteral("#fef3c7")};
+    case smart::Verdict::Bad:
+        return {QObject::tr("BAD"), QStringLiteral("#991b1b"), QStringLiteral("#fee2e2")};
+    case smart::Verdict::Unknown:
+        break;
+    }
+    return {QObject::tr("UNKNOWN"), QStringLiteral("#374151"), QStringLiteral("#e5e7eb")};
+}
+
+QString severityColor(smart::Severity severity) {
+    switch (severity) {
+    case smart::Severity::Bad:
+        return QStringLiteral("#b91c1c");
+    case smart::Severity::Caution:
+        return QStringLiteral("#b45309");
+    case smart::Severity::Info:
+        break;
+    }
+    return QStringLiteral("#5f6773");
+}
+
+// A card: a small title, a big value and a muted note under it.
+QFrame* makeCard(const QString& title, QLabel*& value, QLabel*& note, const char* name) {
+    auto* card = new QFrame;
+    card->setProperty("role", QStringLiteral("card"));
+    auto* layout = new QVBoxLayout(card);
+    layout->setContentsMargins(14, 10, 14, 12);
+    layout->setSpacing(2);
+    layout->addWidget(makeLabel(title, "muted"));
+    value = makeLabel(QStringLiteral("—"), "title", name);
+    layout->addWidget(value);
+    note = makeLabel(QString(), "muted");
+    note->setWordWrap(true);
+    layout->addWidget(note);
+    layout->addStretch();
+    return card;
+}
+
+template <typename T> QString orDash(const std::optional<T>& value) {
+    return value ? QString::number(*value) : QStringLiteral("—");
+}
+
+QString counterText(const std::optional<smart::UInt128>& value) {
+    return value ? qs(value->toString()) : QStringLiteral("—");
+}
+
+QStandardItem* item(const QString& text, QVariant sortKey = {}) {
+    auto* cell = new QStandardItem(text);
+    cell->setEditable(false);
+    cell->setData(sortKey.isValid() ? sortKey : QVariant(text), kSortRole);
+    return cell;
+}
+
+} // namespace
+
+HealthPage::HealthPage(std::shared_ptr<HealthBackend> backend, QWidget* parent)
+    : DevicePage(parent)
+    , m_backend(std::move(backend)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(16, 14, 16, 14);
+    layout->setSpacing(12);
+    layout->addWidget(buildHeader());
+    layout->addWidget(buildCards());
+    layout->addWidget(buildDetails(), 1);
+
+    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &HealthPage::finished);
+    m_selfTestPoll.setInterval(kSelfTestPollMs);
+    connect(&m_selfTestPoll, &QTimer::timeout, this, [this] {
+        if (!m_busy && !m_showingReplay) {
+            refresh();
+        }
+    });
+    updateButtons();
+}
+
+HealthPage::~HealthPage() {
+    m_watcher.waitForFinished();
+}
+
+QWidget* HealthPage::buildHeader() {
+    auto* header = new QFrame;
+    header->setProperty("role", QStringLiteral("card"));
+    auto* layout = new QVBoxLayout(header);
+    layout->setContentsMargins(14, 12, 14, 12);
+
+    auto* top = new QHBoxLayout;
+    auto* titles = new QVBoxLayout;
+    m_title = makeLabel(tr("Drive health"), "title", "health.title");
+    m_subtitle = makeLabel(QString(), "subtitle", "health.subtitle");
+    m_subtitle->setWordWrap(true);
+    m_subtitle->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    titles->addWidget(m_title);
+    titles->addWidget(m_subtitle);
+    top->addLayout(titles, 1);
+    m_verdict = new QLabel;
+    m_verdict->setObjectName(QStringLiteral("health.verdict"));
+    m_verdict->setAlignment(Qt::AlignCenter);
+    m_verdict->setMinimumSize(120, 40);
+    m_verdict->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    top->addWidget(m_verdict, 0, Qt::AlignTop);
+    layout->addLayout(top);
+
+    m_reasons = new QLabel;
+    m_reasons->setObjectName(QStringLiteral("health.reasons"));
+    m_reasons->setWordWrap(true);
+    m_reasons->setTextFormat(Qt::RichText);
+    // Never squeezed: every reason must stay readable, the details below take what is left.
+    m_reasons->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Minimum);
+    header->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    layout->addWidget(m_reasons);
+
+    auto* buttons = new QHBoxLayout;
+    m_refresh = new QPushButton(tr("Refresh"));
+    m_refresh->setObjectName(QStringLiteral("health.refresh"));
+    m_openReport = new QPushButton(tr("Open report…"));
+    m_openReport->setObjectName(QStringLiteral("health.openReport"));
+    m_openReport->setToolTip(tr("Open a saved smartctl JSON report or libatasmart blob"));
+    m_shortTest = new QPushButton(tr("Short self-test"));
+    m_shortTest->setObjectName(QStringLiteral("health.shortTest"));
+    m_longTest = new QPushButton(tr("Extended self-test"));
+    m_longTest->setObjectName(QStringLiteral("health.longTest"));
+    m_abortTest = new QPushButton(tr("Abort self-test"));
+    m_abortTest->setObjectName(QStringLiteral("health.abortTest"));
+    connect(m_refresh, &QPushButton::clicked, this, &HealthPage::refresh);
+    connect(m_openReport, &QPushButton::clicked, this, &HealthPage::chooseReport);
+    connect(m_shortTest, &QPushButton::clicked, this,
+            [this] { startSelfTest(smart::SelfTestAction::Short); });
+    connect(m_longTest, &QPushButton::clicked, this,
+            [this] { startSelfTest(smart::SelfTestAction::Long); });
+    connect(m_abortTest, &QPushButton::clicked, this,
+            [this] { startSelfTest(smart::SelfTestAction::Abort); });
+    buttons->addWidget(m_refresh);
+    buttons->addWidget(m_openReport);
+    buttons->addSpacing(16);
+    buttons->addWidget(m_shortTest);
+    buttons->addWidget(m_longTest);
+    buttons->addWidget(m_abortTest);
+    m_selfTestProgress = new QProgressBar;
+    m_selfTestProgress->setObjectName(QStringLiteral("health.selfTestProgress"));
+    m_selfTestProgress->setRange(0, 100);
+    m_selfTestProgress->setMaximumWidth(160);
+    m_selfTestProgress->setVisible(false);
+    buttons->addWidget(m_selfTestProgress);
+    buttons->addStretch();
+    m_status = makeLabel(QString(), "muted", "health.status");
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_status->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    buttons->addWidget(m_status);
+    layout->addLayout(buttons);
+    return header;
+}
+
+QWidget* HealthPage::buildCards() {
+    auto* row = new QWidget;
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(12);
+    layout->addWidget(
+        makeCard(tr("Temperature"), m_temperature, m_temperatureNote, "health.temperature"));
+    layout->addWidget(makeCard(tr("Life remaining"), m_life, m_lifeNote, "health.life"));
+    layout->addWidget(makeCard(tr("Host writes"), m_writes, m_writesNote, "health.writes"));
+    layout->addWidget(makeCard(tr("Power-on time"), m_powerOn, m_powerOnNote, "health.powerOn"));
+    return row;
+}
+
+QWidget* HealthPage::buildDetails() {
+    m_details = new QTabWidget;
+    m_details->setDocumentMode(true);
+
+    m_attributeModel = new QStandardItemModel(0, 8, this);
+    m_attributeModel->setHorizontalHeaderLabels({tr("ID"), tr("Attribute"), tr("Value"),
+                                                 tr("Worst"), tr("Threshold"), tr("Raw (decoded)"),
+                                                 tr("Type"), tr("State")});
+    m_attributeProxy = new QSortFilterProxyModel(this);
+    m_attributeProxy->setSourceModel(m_attributeModel);
+    m_attributeProxy->setSortRole(kSortRole);
+    m_attributes = new QTableView;
+    m_attributes->setObjectName(QStringLiteral("health.attributes"));
+    m_attributes->setModel(m_attributeProxy);
+    m_attributes->setSortingEnabled(true);
+    m_attributes->sortByColumn(0, Qt::AscendingOrder);
+    m_attributes->verticalHeader()->setVisible(false);
+    m_attributes->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_attributes->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_attributes->horizontalHeader()->setSectionResizeMode(5, QHeaderView::Stretch);
+    m_details->addTab(m_attributes, tr("SMART attributes"));
+
+    m_nvme = new QTableWidget(0, 2);
+    m_nvme->setObjectName(QStringLiteral("health.nvme"));
+    m_nvme->setHorizontalHeaderLabels({tr("Field"), tr("Value")});
+    m_nvme->verticalHeader()->setVisible(false);
+    m_nvme->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_nvme->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_details->addTab(m_nvme, tr("NVMe health log"));
+
+    auto* selfTests = new QWidget;
+    auto* selfTestLayout = new QVBoxLayout(selfTests);
+    m_selfTestText = makeLabel(QString(), "muted", "health.selfTestText");
+    m_selfTestText->setWordWrap(true);
+    selfTestLayout->addWidget(m_selfTestText);
+    m_selfTestLog = new QTableWidget(0, 3);
+    m_selfTestLog->setObjectName(QStringLiteral("health.selfTestLog"));
+    m_selfTestLog->setHorizontalHeaderLabels({tr("Test"), tr("Result"), tr("Power-on hours")});
+    m_selfTestLog->verticalHeader()->setVisible(false);
+    m_selfTestLog->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_selfTestLog->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    selfTestLayout->addWidget(m_selfTestLog);
+    m_details->addTab(selfTests, tr("Self-tests"));
+    return m_details;
+}
+
+void HealthPage::setDevice(const device::Device* device) {
+    const bool same = device != nullptr && m_device && m_device->path == device->path;
+    if (device == nullptr) {
+        m_device.reset();
+    } else {
+        m_device = *device;
+    }
+    if (same && !m_showingReplay) {
+        updateButtons();
+        return; // a rescan: the health does not change with it
+    }
+    if (m_device) {
+        refresh();
+    } else {
+        updateButtons();
+    }
+}
+
+void HealthPage::refresh() {
+    if (!m_device) {
+        return;
+    }
+    m_showingReplay = false;
+    const device::Device device = *m_device;
+    run(
+        [backend = m_backend, device] {
+            Outcome outcome;
+            auto health = backend->read(device);
+            outcome.ok = health.has_value();
+            if (health) {
+                outcome.health = std::move(*health);
+            } else {
+                outcome.error = qs(health.error().describe());
+            }
+            return outcome;
+        },
+        tr("Reading %1…").arg(qs(device.path)));
+}
+
+void HealthPage::chooseReport() {
+    const QString file =
+        QFileDialog::getOpenFileName(this, tr("Open SMART report"), QString(),
+                                     tr("SMART reports (*.json *.bin);;All files (*)"));
+    if (!file.isEmpty()) {
+        openReport(file);
+    }
+}
+
+void HealthPage::openReport(const QString& file) {
+    m_showingReplay = true;
+    run(
+        [backend = m_backend, path = std::filesystem::path(file.toStdString())] {
+            Outcome outcome;
+            auto health = backend->load(path);
+            outcome.ok = health.has_value();
+            if (health) {
+                outcome.health = std::move(*health);
+            } else {
+                outcome.error = qs(health.error().describe());
+            }
+            return outcome;
+        },
+        tr("Opening %1…").arg(QFileInfo(file).fileName()));
+}
+
+void HealthPage::startSelfTest(smart::SelfTestAction action) {
+    if (!m_device || m_showingReplay) {
+        return;
+    }
+    const device::Device device = *m_device;
+    run(
+        [backend = m_backend, device, action] {
+            Outcome outcome;
+            outcome.selfTestRequest = true;
+            auto started = backend->selfTest(device, action);
+            if (!started) {
+                outcome.error = qs(started.error().describe());
+                return outcome;
+            }
+            // Read again so the progress shows at once.
+            auto health = backend->read(device);
+            outcome.ok = health.has_value();
+            if (health) {
+                outcome.health = std::move(*health);
+            } else {
+                outcome.error = qs(health.error().describe());
+            }
+            return outcome;
+        },
+        action == smart::SelfTestAction::Abort
+            ? tr("Aborting the self-test…")
+            : tr("Starting a %1 self-test…").arg(qs(std::string(toString(action)))));
+}
+
+void HealthPage::run(std::function<Outcome()> work, const QString& busyText) {
+    if (m_busy) {
+        m_watcher.waitForFinished(); // a newer request replaces the running one's result
+    }
+    const quint64 generation = ++m_generation;
+    m_busy = true;
+    m_status->setText(busyText);
+    updateButtons();
+    m_watcher.setFuture(QtConcurrent::run([work = std::move(work), generation] {
+        Outcome outcome = work();
+        outcome.generation = generation;
+        return outcome;
+    }));
+}
+
+void HealthPage::finished() {
+    const Outcome outcome = m_watcher.result();
+    m_busy = false;
+    if (outcome.generation != m_generation) {
+        updateButtons();
+        return;
+    }
+    if (outcome.ok && outcome.health) {
+        m_status->setText(outcome.error);
+        display(*outcome.health);
+    } else {
+        m_status->setText(QString());
+        m_verdict->setText(tr("ERROR"));
+        m_verdict->setStyleSheet(
+            QStringLiteral("QLabel { color: #991b1b; background: #fee2e2; border-radius: 12px; "
+                           "padding: 6px 14px; font-weight: 700; font-size: 13pt; }"));
+        m_reasons->setText(QStringLiteral("<span style='color:#b91c1c'>%1</span>")
+                               .arg(outcome.error.toHtmlEscaped()));
+    }
+    updateButtons();
+    emit healthShown();
+}
+
+void HealthPage::display(const smart::DriveHealth& health) {
+    m_shown = health;
+    const smart::SmartReport* report = health.report ? &*health.report : nullptr;
+    const auto style = verdictStyle(health.assessment.verdict);
+    m_verdict->setText(style.text);
+    m_verdict->setStyleSheet(QStringLiteral("QLabel { color: %1; background: %2; border-radius: "
+                                            "12px; padding: 6px 14px; font-weight: 700; "
+                                            "font-size: 13pt; }")
+                                 .arg(style.foreground, style.background));
+    if (report != nullptr && !report->model.empty()) {
+        m_title->setText(qs(report->model));
+        QStringList parts{qs(health.device), qs(std::string(smart::toString(report->protocol)))};
+        if (!report->serial.empty()) {
+            parts << tr("serial %1").arg(qs(report->serial));
+        }
+        if (!report->firmware.empty()) {
+            parts << tr("firmware %1").arg(qs(report->firmware));
+        }
+        if (report->capacityBytes) {
+            parts << qs(formatSi(Bytes(*report->capacityBytes)));
+        }
+        parts << tr("via %1").arg(qs(std::string(smart::toString(report->source))));
+        m_subtitle->setText(parts.join(QStringLiteral(" · ")));
+    } else {
+        m_title->setText(tr("Drive health"));
+        m_subtitle->setText(qs(health.device));
+    }
+
+    QStringList lines;
+    if (health.assessment.reasons.empty()) {
+        lines << tr("Nothing of concern: every check passed.");
+    }
+    for (const auto& reason : health.assessment.reasons) {
+        lines << QStringLiteral("<span style='color:%1'>●</span> %2")
+                     .arg(severityColor(reason.severity), qs(reason.message).toHtmlEscaped());
+    }
+    if (report != nullptr) {
+        for (const auto& warning : report->warnings) {
+            lines << QStringLiteral("<span style='color:#5f6773'>⚠ %1</span>")
+                         .arg(qs(warning).toHtmlEscaped());
+        }
+    }
+    m_reasons->setText(lines.join(QStringLiteral("<br>")));
+
+    const auto& derived = health.derived;
+    if (derived.temperatureC) {
+        m_temperature->setText(QStringLiteral("%1 °C").arg(*derived.temperatureC));
+        QStringList notes;
+        if (derived.temperatureMinC && derived.temperatureMaxC) {
+            notes << tr("lifetime %1–%2 °C")
+                         .arg(*derived.temperatureMinC)
+                         .arg(*derived.temperatureMaxC);
+        }
+        if (report != nullptr && report->temperatureWarningC) {
+            notes << tr("warning at %1 °C").arg(*report->temperatureWarningC);
+        }
+        m_temperatureNote->setText(notes.join(QStringLiteral(", ")));
+    } else {
+        m_temperature->setText(QStringLiteral("—"));
+        m_temperatureNote->setText(tr("not reported"));
+    }
+    if (derived.percentageUsed) {
+        m_life->setText(QStringLiteral("%1 %").arg(std::max(0, 100 - *derived.percentageUsed)));
+        QString note =
+            tr("%1 % used (%2)").arg(*derived.percentageUsed).arg(qs(derived.wearSource));
+        if (derived.remainingLifeDays) {
+            note += tr("; about %1 years left at this rate")
+                        .arg(*derived.remainingLifeDays / 365.0, 0, 'f', 1);
+        }
+        m_lifeNote->setText(note);
+    } else {
+        m_life->setText(QStringLiteral("—"));
+        m_lifeNote->setText(tr("no wear indicator"));
+    }
+    if (derived.hostWritesBytes) {
+        m_writes->setText(qs(smart::formatByteCount(*derived.hostWritesBytes)));
+        m_writesNote->setText(report != nullptr && report->nvme
+                                  ? tr("NVMe data units × 512 000 bytes")
+                                  : tr("from the drive's write counter"));
+    } else {
+        m_writes->setText(QStringLiteral("—"));
+        m_writesNote->setText(tr("not reported"));
+    }
+    if (derived.powerOnHours) {
+        m_powerOn->setText(tr("%1 h").arg(*derived.powerOnHours));
+        QString note =
+            tr("%1 days").arg(static_cast<double>(*derived.powerOnHours) / 24.0, 0, 'f', 1);
+        if (derived.powerCycles) {
+            note += tr(", %1 power cycles").arg(*derived.powerCycles);
+        }
+        m_powerOnNote->setText(note);
+    } else {
+        m_powerOn->setText(QStringLiteral("—"));
+        m_powerOnNote->setText(tr("not reported"));
+    }
+
+    showAttributes(report);
+    showNvme(report);
+    showSelfTest(report);
+    const bool hasAttributes = report != nullptr && !report->attributes.empty();
+    const bool hasNvme = report != nullptr && report->nvme.has_value();
+    m_details->setTabVisible(0, hasAttributes || !hasNvme);
+    m_details->setTabVisible(1, hasNvme);
+    m_details->setCurrentIndex(hasNvme && !hasAttributes ? 1 : 0);
+}
+
+void HealthPage::showAttributes(const smart::SmartReport* report) {
+    m_attributeModel->removeRows(0, m_attributeModel->rowCount());
+    if (report == nullptr) {
+        return;
+    }
+    for (const auto& attribute : report->attributes) {
+        const QString state = attribute.failingNow     ? tr("FAILING NOW")
+                              : attribute.failedInPast ? tr("Failed in the past")
+                                                       : tr("OK");
+        QList<QStandardItem*> row{
+            item(QString::number(attribute.id), attribute.id),
+            item(qs(attribute.name)),
+            item(orDash(attribute.value),
+                 attribute.value ? QVariant(*attribute.value) : QVariant(-1)),
+            item(orDash(attribute.worst),
+                 attribute.worst ? QVariant(*attribute.worst) : QVariant(-1)),
+            item(orDash(attribute.thresh),
+                 attribute.thresh ? QVariant(*attribute.thresh) : QVariant(-1)),
+            item(qs(attribute.rawText), QVariant::fromValue<qulonglong>(attribute.raw)),
+            item(attribute.prefailure ? tr("Pre-fail") : tr("Old-age")),
+            item(state, attribute.failingNow     ? 2
+                        : attribute.failedInPast ? 1
+                                                 : 0)};
+        if (attribute.failingNow || attribute.failedInPast) {
+            const QColor background =
+                attribute.failingNow ? QColor(0xfe, 0xe2, 0xe2) : QColor(0xfe, 0xf3, 0xc7);
+            for (auto* cell : row) {
+                cell->setBackground(background);
+                cell->setToolTip(attribute.failingNow
+                                     ? tr("The normalized value is at or below the threshold now")
+                                     : tr("The worst value reached the threshold in the past"));
+            }
+        }
+        m_attributeModel->appendRow(row);
+    }
+    m_attributes->resizeColumnsToContents();
+}
+
+void HealthPage::showNvme(const smart::SmartReport* report) {
+    m_nvme->setRowCount(0);
+    if (report == nullptr || !report->nvme) {
+        return;
+    }
+    const auto& nvme = *report->nvme;
+    QStringList warnings;
+    for (const auto& bit : smart::nvmeCriticalWarningBits()) {
+        if ((nvme.criticalWarning & bit.mask) != 0) {
+            warnings << qs(std::string(bit.meaning));
+        }
+    }
+    const QList<QPair<QString, QString>> rows{
+        {tr("Critical warning"),
+         QStringLiteral("0x%1").arg(nvme.criticalWarning, 2, 16, QLatin1Char('0')) +
+             (warnings.isEmpty() ? tr(" (none)")
+                                 : QStringLiteral(": ") + warnings.join(QStringLiteral("; ")))},
+        {tr("Temperature"),
+         nvme.temperatureC ? QStringLiteral("%1 °C").arg(*nvme.temperatureC) : QStringLiteral("—")},
+        {tr("Available spare"),
+         tr("%1 % (threshold %2 %)")
+             .arg(orDash(nvme.availableSpare), orDash(nvme.availableSpareThreshold))},
+        {tr("Percentage used"), orDash(nvme.percentageUsed) + QStringLiteral(" %")},
+        {tr("Data units read"), counterText(nvme.dataUnitsRead)},
+        {tr("Data units written"), counterText(nvme.dataUnitsWritten)},
+        {tr("Host read commands"), counterText(nvme.hostReads)},
+        {tr("Host write commands"), counterText(nvme.hostWrites)},
+        {tr("Controller busy time (min)"), counterText(nvme.controllerBusyTime)},
+        {tr("Power cycles"), counterText(nvme.powerCycles)},
+        {tr("Power-on hours"), counterText(nvme.powerOnHours)},
+        {tr("Unsafe shutdowns"), counterText(nvme.unsafeShutdowns)},
+        {tr("Media and data integrity errors"), counterText(nvme.mediaErrors)},
+        {tr("Error log entries"), counterText(nvme.numErrLogEntries)},
+        {tr("Warning temperature time (min)"), orDash(nvme.warningTempTime)},
+        {tr("Critical temperature time (min)"), orDash(nvme.criticalCompTime)},
+    };
+    m_nvme->setRowCount(static_cast<int>(rows.size()));
+    for (int i = 0; i < rows.size(); ++i) {
+        m_nvme->setItem(i, 0, new QTableWidgetItem(rows[i].first));
+        auto* value = new QTableWidgetItem(rows[i].second);
+        if (i == 0 && nvme.criticalWarning != 0) {
+            value->setForeground(QColor(0xb9, 0x1c, 0x1c));
+        }
+        m_nvme->setItem(i, 1, value);
+    }
+    m_nvme->resizeColumnToContents(0);
+}
+
+void HealthPage::showSelfTest(const smart::SmartReport* report) {
+    m_selfTestLog->setRowCount(0);
+    const bool running = report != nullptr && report->selfTest && report->selfTest->running;
+    m_selfTestProgress->setVisible(running);
+    if (running) {
+        m_selfTestProgress->setValue(100 - report->selfTest->percentRemaining.value_or(100));
+        m_selfTestPoll.start();
+    } else {
+        m_selfTestPoll.stop();
+    }
+    if (report == nullptr || !report->selfTest) {
+        m_selfTestText->setText(tr("No self-test information was read."));
+        return;
+    }
+    const auto& state = *report->selfTest;
+    QString text =
+        running
+            ? tr("A self-test is running: %1 % remaining.").arg(state.percentRemaining.value_or(0))
+            : tr("Last status: %1").arg(qs(state.statusText));
+    if (state.shortMinutes || state.extendedMinutes) {
+        text += tr(" A short test takes about %1 min, an extended one about %2 min.")
+                    .arg(orDash(state.shortMinutes), orDash(state.extendedMinutes));
+    }
+    m_selfTestText->setText(text);
+    m_selfTestLog->setRowCount(static_cast<int>(state.log.size()));
+    for (int i = 0; i < static_cast<int>(state.log.size()); ++i) {
+        const auto& entry = state.log[static_cast<std::size_t>(i)];
+        m_selfTestLog->setItem(i, 0, new QTableWidgetItem(qs(entry.type)));
+        auto* result = new QTableWidgetItem(qs(entry.status));
+        if (!entry.passed) {
+            result->setForeground(QColor(0xb9, 0x1c, 0x1c));
+        }
+        m_selfTestLog->setItem(i, 1, result);
+        m_selfTestLog->setItem(i, 2, new QTableWidgetItem(orDash(entry.lifetimeHours)));
+    }
+}
+
+void HealthPage::updateButtons() {
+    const bool live = m_device.has_value() && !m_showingReplay;
+    const bool hasSmart = m_shown && m_shown->report.has_value();
+    const bool running =
+        hasSmart && m_shown->report->selfTest && m_shown->report->selfTest->running;
+    m_refresh->setEnabled(!m_busy && m_device.has_value());
+    m_openReport->setEnabled(!m_busy);
+    m_shortTest->setEnabled(!m_busy && live && hasSmart && !running);
+    m_longTest->setEnabled(!m_busy && live && hasSmart && !running);
+    m_abortTest->setEnabled(!m_busy && live && running);
+}
+
+} // namespace ssdk::app

@@ -1,0 +1,299 @@
+#include "core/smart/atasmart_parser.h"
+
+#include <atasmart.h>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fmt/format.h>
+#include <memory>
+
+namespace ssdk::smart {
+
+namespace {
+
+constexpr std::size_t kHeaderBytes = 8;
+constexpr std::size_t kSectorBytes = 512;
+constexpr std::size_t kStatusBytes = 4;
+
+std::uint32_t bigEndian32(const std::uint8_t* bytes) {
+    return (std::uint32_t{bytes[0]} << 24) | (std::uint32_t{bytes[1]} << 16) |
+           (std::uint32_t{bytes[2]} << 8) | std::uint32_t{bytes[3]};
+}
+
+// IDENTIFY DEVICE words are little-endian 16-bit.
+std::uint16_t identifyWord(std::span<const std::uint8_t> identify, std::size_t word) {
+    return static_cast<std::uint16_t>(identify[2 * word] | (identify[2 * word + 1] << 8));
+}
+
+// A section tag for messages: printable ASCII quoted, anything else as hex.
+std::string printable(const std::string& tag) {
+    std::string text = "\"";
+    for (const char c : tag) {
+        if (c >= 0x20 && c < 0x7f) {
+            text += c;
+        } else {
+            text += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+        }
+    }
+    return text + "\"";
+}
+
+// IDENTIFY strings are ASCII by the ATA spec; anything else (a damaged blob) becomes '?' so
+// the text stays valid UTF-8 for JSON and the GUI.
+std::string asciiText(const char* text) {
+    std::string clean;
+    for (const char* c = text; *c != '\0'; ++c) {
+        const auto byte = static_cast<unsigned char>(*c);
+        clean.push_back(byte >= 0x20 && byte < 0x7f ? *c : '?');
+    }
+    return clean;
+}
+
+struct DiskDeleter {
+    void operator()(SkDisk* disk) const { sk_disk_free(disk); }
+};
+using DiskPtr = std::unique_ptr<SkDisk, DiskDeleter>;
+
+std::string prettyText(const SkSmartAttributeParsedData& attribute) {
+    const auto value = attribute.pretty_value;
+    switch (attribute.pretty_unit) {
+    case SK_SMART_ATTRIBUTE_UNIT_MSECONDS:
+        if (value < 1000) {
+            return fmt::format("{} ms", value);
+        }
+        if (value < 3'600'000) {
+            return fmt::format("{:.1f} s", static_cast<double>(value) / 1000.0);
+        }
+        return fmt::format("{:.1f} h", static_cast<double>(value) / 3'600'000.0);
+    case SK_SMART_ATTRIBUTE_UNIT_SECTORS:
+        return fmt::format("{} sectors", value);
+    case SK_SMART_ATTRIBUTE_UNIT_MKELVIN:
+        return fmt::format("{:.1f} °C", (static_cast<double>(value) - 273150.0) / 1000.0);
+    case SK_SMART_ATTRIBUTE_UNIT_SMALL_PERCENT:
+        return fmt::format("{:.3f}%", static_cast<double>(value) / 1000.0);
+    case SK_SMART_ATTRIBUTE_UNIT_PERCENT:
+        return fmt::format("{}%", value);
+    case SK_SMART_ATTRIBUTE_UNIT_MB:
+        return fmt::format("{} MB", value);
+    case SK_SMART_ATTRIBUTE_UNIT_NONE:
+        return fmt::format("{}", value);
+    default:
+        return {};
+    }
+}
+
+void collectAttribute(SkDisk* /*disk*/, const SkSmartAttributeParsedData* parsed, void* userdata) {
+    auto* report = static_cast<SmartReport*>(userdata);
+    AtaAttribute attribute;
+    attribute.id = parsed->id;
+    attribute.name =
+        parsed->name != nullptr ? parsed->name : fmt::format("attribute-{}", parsed->id);
+    if (parsed->current_value_valid) {
+        attribute.value = parsed->current_value;
+    }
+    if (parsed->worst_value_valid) {
+        attribute.worst = parsed->worst_value;
+    }
+    if (parsed->threshold_valid) {
+        attribute.thresh = parsed->threshold;
+    }
+    for (std::size_t i = 6; i > 0; --i) {
+        attribute.raw = (attribute.raw << 8) | parsed->raw[i - 1];
+    }
+    attribute.rawText = prettyText(*parsed);
+    if (attribute.rawText.empty()) {
+        attribute.rawText = std::to_string(attribute.raw);
+    }
+    attribute.prefailure = parsed->prefailure;
+    if (parsed->pretty_unit == SK_SMART_ATTRIBUTE_UNIT_MB &&
+        parsed->pretty_value <= UINT64_MAX / 1'000'000) {
+        attribute.decodedBytes = parsed->pretty_value * 1'000'000;
+    }
+    attribute.failingNow = parsed->good_now_valid && !parsed->good_now;
+    attribute.failedInPast = parsed->good_in_the_past_valid && !parsed->good_in_the_past;
+    report->attributes.push_back(std::move(attribute));
+}
+
+void readIdentifyCapabilities(std::span<const std::uint8_t> identify, SmartReport& report) {
+    // Word 217: nominal media rotation rate, 1 = non-rotating (solid state).
+    const auto rotation = identifyWord(identify, 217);
+    if (rotation == 1) {
+        report.isSsd = true;
+    } else if (rotation >= 0x0401 && rotation <= 0xfffe) {
+        report.isSsd = false;
+    }
+    // Word 169 bit 0: DATA SET MANAGEMENT / TRIM supported.
+    report.trimSupported = (identifyWord(identify, 169) & 0x1) != 0;
+    // Logical sector size: word 106 valid (bits 15:14 = 01) with bit 12 → words 117-118 (words).
+    std::uint32_t sectorBytes = kSectorBytes;
+    const auto sectorInfo = identifyWord(identify, 106);
+    if ((sectorInfo & 0xc000) == 0x4000 && (sectorInfo & 0x1000) != 0) {
+        const std::uint32_t words =
+            identifyWord(identify, 117) | (std::uint32_t{identifyWord(identify, 118)} << 16);
+        if (words >= 256 && words <= (1u << 20)) {
+            sectorBytes = words * 2;
+        }
+    }
+    report.logicalBlockSize = sectorBytes;
+    // Capacity: 48-bit LBA count (words 100-103) when supported (word 83 bit 10), else 60-61.
+    std::uint64_t sectors = 0;
+    if ((identifyWord(identify, 83) & 0x0400) != 0) {
+        for (std::size_t word = 103; word >= 100; --word) {
+            sectors = (sectors << 16) | identifyWord(identify, word);
+        }
+    } else {
+        sectors = identifyWord(identify, 60) | (std::uint64_t{identifyWord(identify, 61)} << 16);
+    }
+    if (sectors > 0 && sectors < (std::uint64_t{1} << 48)) {
+        report.capacityBytes = sectors * sectorBytes;
+    }
+}
+
+} // namespace
+
+bool looksLikeAtasmartBlob(std::span<const std::uint8_t> bytes) {
+    return bytes.size() >= 4 && std::memcmp(bytes.data(), "IDFY", 4) == 0;
+}
+
+Expected<AtasmartSections> splitAtasmartBlob(std::span<const std::uint8_t> blob) {
+    AtasmartSections sections;
+    std::size_t offset = 0;
+    while (offset < blob.size()) {
+        if (blob.size() - offset < kHeaderBytes) {
+            return fail(ErrorCode::Parse,
+                        fmt::format("libatasmart blob is truncated: {} stray bytes at offset {}",
+                                    blob.size() - offset, offset));
+        }
+        const std::string tag(reinterpret_cast<const char*>(blob.data() + offset), 4);
+        const std::size_t length = bigEndian32(blob.data() + offset + 4);
+        offset += kHeaderBytes;
+        if (length > blob.size() - offset) {
+            return fail(ErrorCode::Parse,
+                        fmt::format("libatasmart blob is truncated: section {} needs {} bytes, "
+                                    "{} left",
+                                    printable(tag), length, blob.size() - offset));
+        }
+        const auto payload = blob.subspan(offset, length);
+        offset += length;
+        std::span<const std::uint8_t>* slot = nullptr;
+        std::size_t expected = kSectorBytes;
+        if (tag == "IDFY") {
+            slot = &sections.identify;
+        } else if (tag == "SMST") {
+            slot = &sections.status;
+            expected = kStatusBytes;
+        } else if (tag == "SMDT") {
+            slot = &sections.data;
+        } else if (tag == "SMTH") {
+            slot = &sections.thresholds;
+        } else {
+            return fail(ErrorCode::Parse,
+                        fmt::format("libatasmart blob has an unknown section "
+                                    "{} at offset {}",
+                                    printable(tag), offset - length - kHeaderBytes));
+        }
+        if (!slot->empty()) {
+            return fail(ErrorCode::Parse,
+                        fmt::format("libatasmart blob has section {} twice", printable(tag)));
+        }
+        if (length != expected) {
+            return fail(ErrorCode::Parse,
+                        fmt::format("libatasmart blob section {} is {} bytes, expected {}",
+                                    printable(tag), length, expected));
+        }
+        *slot = payload;
+    }
+    if (sections.identify.empty()) {
+        return fail(ErrorCode::Parse, "libatasmart blob has no IDENTIFY (IDFY) section");
+    }
+    return sections;
+}
+
+Expected<SmartReport> parseAtasmartBlob(std::span<const std::uint8_t> blob) {
+    auto sections = splitAtasmartBlob(blob);
+    if (!sections) {
+        return std::unexpected(sections.error());
+    }
+    SkDisk* raw = nullptr;
+    if (sk_disk_open(nullptr, &raw) < 0) {
+        return failErrno(errno, "creating a libatasmart blob disk");
+    }
+    const DiskPtr disk(raw);
+    if (sk_disk_set_blob(disk.get(), blob.data(), blob.size()) < 0) {
+        return fail(ErrorCode::Parse,
+                    fmt::format("libatasmart refused the blob: {}", std::strerror(errno)));
+    }
+
+    SmartReport report;
+    report.source = ReportSource::Atasmart;
+    report.protocol = Protocol::Ata;
+    const SkIdentifyParsedData* identity = nullptr;
+    if (sk_disk_identify_parse(disk.get(), &identity) < 0 || identity == nullptr) {
+        return fail(ErrorCode::Parse, fmt::format("libatasmart could not parse IDENTIFY data: {}",
+                                                  std::strerror(errno)));
+    }
+    report.model = asciiText(identity->model);
+    report.serial = asciiText(identity->serial);
+    report.firmware = asciiText(identity->firmware);
+    readIdentifyCapabilities(sections->identify, report);
+
+    SkBool available = 0;
+    if (sk_disk_smart_is_available(disk.get(), &available) >= 0) {
+        report.smartAvailable = available != 0;
+    }
+    if (sections->status.empty()) {
+        report.warnings.push_back("the blob has no SMART status section (SMST): the drive's "
+                                  "overall self-assessment is unknown");
+    } else {
+        SkBool good = 0;
+        if (sk_disk_smart_status(disk.get(), &good) >= 0) {
+            report.smartOverallPassed = good != 0;
+        }
+    }
+    if (sections->data.empty()) {
+        report.warnings.push_back("the blob has no SMART data section (SMDT): no attributes");
+        return report;
+    }
+    const SkSmartParsedData* data = nullptr;
+    if (sk_disk_smart_read_data(disk.get()) < 0 || sk_disk_smart_parse(disk.get(), &data) < 0) {
+        return fail(ErrorCode::Parse, fmt::format("libatasmart could not parse SMART data: {}",
+                                                  std::strerror(errno)));
+    }
+    if (sections->thresholds.empty()) {
+        report.warnings.push_back("the blob has no SMART threshold section (SMTH): attributes "
+                                  "cannot be judged against thresholds");
+    }
+    if (sk_disk_smart_parse_attributes(disk.get(), collectAttribute, &report) < 0) {
+        return fail(ErrorCode::Parse, fmt::format("libatasmart could not parse attributes: {}",
+                                                  std::strerror(errno)));
+    }
+    std::uint64_t value = 0;
+    if (sk_disk_smart_get_power_on(disk.get(), &value) >= 0) {
+        report.powerOnHours = value / 3'600'000;
+    }
+    if (sk_disk_smart_get_power_cycle(disk.get(), &value) >= 0) {
+        report.powerCycles = value;
+    }
+    if (sk_disk_smart_get_temperature(disk.get(), &value) >= 0) {
+        const double celsius = (static_cast<double>(value) - 273150.0) / 1000.0;
+        if (celsius > 0.0 && celsius <= 200.0) {
+            report.temperatureC = static_cast<int>(std::lround(celsius));
+        }
+    }
+    SelfTestState selfTest;
+    selfTest.running =
+        data->self_test_execution_status == SK_SMART_SELF_TEST_EXECUTION_STATUS_INPROGRESS;
+    selfTest.statusText =
+        sk_smart_self_test_execution_status_to_string(data->self_test_execution_status);
+    if (selfTest.running) {
+        selfTest.percentRemaining = static_cast<int>(data->self_test_execution_percent_remaining);
+    }
+    if (data->short_and_extended_test_available) {
+        selfTest.shortMinutes = static_cast<int>(data->short_test_polling_minutes);
+        selfTest.extendedMinutes = static_cast<int>(data->extended_test_polling_minutes);
+    }
+    report.selfTest = std::move(selfTest);
+    return report;
+}
+
+} // namespace ssdk::smart

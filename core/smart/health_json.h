@@ -1,0 +1,35 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/base/json.h"
+#include "core/smart/health.h"
+#include "core/smart/report.h"
+
+namespace ssdk::smart {
+
+// One drive's health as the CLI prints it with --json and the GUI shows it: the report, what
+// was derived from it and the assessment. docs/cli.md lists every field; unknown values are
+// null, never 0. 128-bit counters are decimal strings when they exceed 2^53.
+struct DriveHealth {
+    std::string device; // "/dev/sda", or the replayed file
+    std::optional<SmartReport> report;
+    DerivedValues derived;
+    Assessment assessment;
+};
+
+// Builds the DriveHealth of a report (derive + assess).
+DriveHealth makeDriveHealth(std::string device, SmartReport report,
+                            const AssessmentOptions& options = {});
+// A drive whose SMART could not be read: verdict unknown with reason code "no-smart".
+DriveHealth makeNoSmartHealth(std::string device, const std::string& why);
+
+Json toJson(const DriveHealth& health);
+// A 128-bit byte count for people: "12.3 TB" (powers of 1000, as drives are sold).
+std::string formatByteCount(const UInt128& bytes);
+
+// A 128-bit counter as a JSON number when exact in a double (< 2^53), else a decimal string.
+Json counterJson(const UInt128& value);
+
+} // namespace ssdk::smart
