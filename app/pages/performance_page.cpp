@@ -1,0 +1,470 @@
+#include "app/pages/performance_page.h"
+
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFrame>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include "app/widgets/analysis_chart.h"
+#include "app/widgets/throughput_chart.h"
+#include "core/base/system_process_runner.h"
+#include "core/device/device_json.h"
+#include "core/device/discovery.h"
+#include "core/perf/fio_runner.h"
+#include "core/perf/sampler.h"
+
+namespace ssdk::app {
+
+namespace {
+constexpr int kSampleIntervalMs = 100; // 10 Hz
+constexpr int kRefreshMs = 250;
+const char* const kCdmTests[4] = {"SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"};
+
+QFrame* card(const QString& title, QWidget* body) {
+    auto* frame = new QFrame;
+    frame->setFrameShape(QFrame::StyledPanel);
+    auto* layout = new QVBoxLayout(frame);
+    auto* heading = new QLabel(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()));
+    layout->addWidget(heading);
+    layout->addWidget(body);
+    return frame;
+}
+} // namespace
+
+struct LiveSamplerWorker::State {
+    explicit State(SysfsRoot root)
+        : source(std::move(root)) {}
+    perf::SysfsStatSource source;
+    std::unique_ptr<perf::Sampler> sampler;
+};
+
+LiveSamplerWorker::LiveSamplerWorker(QString sysfsRoot)
+    : m_state(std::make_unique<State>(sysfsRoot.isEmpty() ? SysfsRoot()
+                                                          : SysfsRoot(sysfsRoot.toStdString()))) {}
+
+LiveSamplerWorker::~LiveSamplerWorker() = default;
+
+void LiveSamplerWorker::watch(const QString& device, int intervalMs) {
+    if (m_timer == nullptr) {
+        m_timer = new QTimer(this);
+        m_timer->setTimerType(Qt::PreciseTimer);
+        connect(m_timer, &QTimer::timeout, this, &LiveSamplerWorker::tick);
+    }
+    m_timer->stop();
+    m_device = device;
+    m_state->sampler.reset();
+    if (device.isEmpty()) {
+        return;
+    }
+    m_state->sampler =
+        std::make_unique<perf::Sampler>(m_state->source, std::vector{device.toStdString()});
+    m_clock.start();
+    tick();
+    m_timer->start(intervalMs);
+}
+
+void LiveSamplerWorker::tick() {
+    if (!m_state->sampler) {
+        return;
+    }
+    const auto samples = m_state->sampler->sample(perf::Sampler::Clock::now());
+    const auto& s = samples.front();
+    if (!s.present) {
+        emit absent(m_device);
+        return;
+    }
+    if (s.hasRates) {
+        const auto& r = s.rates;
+        emit sampled(m_device, static_cast<double>(m_clock.elapsed()) / 1000.0, r.readBytesPerS,
+                     r.writeBytesPerS, r.readIops, r.writeIops, r.avgLatencyMs, r.queueDepth);
+    }
+}
+
+PerformancePage::PerformancePage(QWidget* parent)
+    : DevicePage(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(buildLiveCard(), 1);
+    layout->addWidget(buildBenchCard(), 1);
+
+    m_worker = new LiveSamplerWorker;
+    m_worker->moveToThread(&m_samplerThread);
+    connect(&m_samplerThread, &QThread::finished, m_worker, &QObject::deleteLater);
+    connect(m_worker, &LiveSamplerWorker::sampled, this, &PerformancePage::onSampled);
+    connect(m_worker, &LiveSamplerWorker::absent, this, [this](const QString& device) {
+        if (device == m_device) {
+            m_liveNumbers->setText(tr("%1 is not present").arg(device));
+        }
+    });
+    m_samplerThread.start();
+    m_refresh.setInterval(kRefreshMs);
+    connect(&m_refresh, &QTimer::timeout, this, [this] { m_chart->refresh(); });
+    m_refresh.start();
+    m_progressTimer.setInterval(500);
+    connect(&m_progressTimer, &QTimer::timeout, this, [this] {
+        if (m_expectedSeconds > 0) {
+            m_progress->setValue(
+                std::min(99, static_cast<int>(m_benchClock.elapsed() / 10 / m_expectedSeconds)));
+        }
+    });
+    connect(&m_benchWatcher, &QFutureWatcher<Expected<perf::BenchResult>>::finished, this,
+            &PerformancePage::benchmarkDone);
+}
+
+PerformancePage::~PerformancePage() {
+    if (m_runner) {
+        m_runner->cancel();
+        m_benchWatcher.waitForFinished();
+    }
+    m_samplerThread.quit();
+    m_samplerThread.wait();
+}
+
+QWidget* PerformancePage::buildLiveCard() {
+    auto* body = new QWidget;
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* controls = new QHBoxLayout;
+    m_title = new QLabel(tr("No drive selected"));
+    m_window = new QComboBox;
+    m_window->setObjectName(QStringLiteral("performance.window"));
+    m_window->addItem(tr("Last 60 s"), 60);
+    m_window->addItem(tr("Last 10 min"), 600);
+    connect(m_window, &QComboBox::currentIndexChanged, this,
+            [this](int index) { m_chart->setWindowSeconds(m_window->itemData(index).toInt()); });
+    m_pause = new QPushButton(tr("Pause"));
+    m_pause->setObjectName(QStringLiteral("performance.pause"));
+    m_pause->setCheckable(true);
+    connect(m_pause, &QPushButton::toggled, this, &PerformancePage::setPaused);
+    controls->addWidget(m_title, 1);
+    controls->addWidget(m_window);
+    controls->addWidget(m_pause);
+    layout->addLayout(controls);
+    m_chart = new ThroughputChart;
+    layout->addWidget(m_chart, 1);
+    m_liveNumbers = new QLabel;
+    m_liveNumbers->setObjectName(QStringLiteral("performance.live"));
+    layout->addWidget(m_liveNumbers);
+    return card(tr("Live throughput"), body);
+}
+
+QWidget* PerformancePage::buildBenchCard() {
+    auto* body = new QWidget;
+    auto* layout = new QHBoxLayout(body);
+    layout->setContentsMargins(0, 0, 0, 0);
+
+    auto* left = new QVBoxLayout;
+    auto* targetRow = new QHBoxLayout;
+    m_target = new QLineEdit;
+    m_target->setObjectName(QStringLiteral("performance.target"));
+    m_target->setPlaceholderText(tr("Folder on the drive for the test file"));
+    auto* browse = new QPushButton(tr("Browse…"));
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Test file folder"));
+        if (!dir.isEmpty()) {
+            m_target->setText(dir);
+        }
+    });
+    targetRow->addWidget(m_target, 1);
+    targetRow->addWidget(browse);
+    left->addLayout(targetRow);
+    auto* options = new QHBoxLayout;
+    m_size = new QComboBox;
+    for (const auto& [label, bytes] : {std::pair{"64 MiB", 64ULL << 20},
+                                       {"256 MiB", 256ULL << 20},
+                                       {"1 GiB", 1ULL << 30},
+                                       {"4 GiB", 4ULL << 30}}) {
+        m_size->addItem(QString::fromLatin1(label), QVariant::fromValue<qulonglong>(bytes));
+    }
+    m_size->setCurrentIndex(2);
+    m_loops = new QComboBox;
+    for (int i = 1; i <= 5; ++i) {
+        m_loops->addItem(tr("%n loop(s)", nullptr, i), i);
+    }
+    options->addWidget(new QLabel(tr("Size")));
+    options->addWidget(m_size);
+    options->addWidget(m_loops);
+    options->addStretch(1);
+    left->addLayout(options);
+    auto* buttons = new QHBoxLayout;
+    m_run = new QPushButton(tr("Run CrystalDiskMark preset"));
+    m_run->setObjectName(QStringLiteral("performance.run"));
+    m_cancel = new QPushButton(tr("Cancel"));
+    m_cancel->setEnabled(false);
+    auto* open = new QPushButton(tr("Open result…"));
+    m_save = new QPushButton(tr("Save result…"));
+    m_save->setEnabled(false);
+    connect(m_run, &QPushButton::clicked, this, &PerformancePage::startBenchmark);
+    connect(m_cancel, &QPushButton::clicked, this, &PerformancePage::cancelBenchmark);
+    connect(open, &QPushButton::clicked, this, &PerformancePage::openResult);
+    connect(m_save, &QPushButton::clicked, this, &PerformancePage::saveResult);
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_cancel);
+    buttons->addWidget(open);
+    buttons->addWidget(m_save);
+    left->addLayout(buttons);
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 100);
+    m_progress->setValue(0);
+    left->addWidget(m_progress);
+    m_benchStatus = new QLabel(tr("fio runs each test on a test file that is removed afterwards."));
+    m_benchStatus->setObjectName(QStringLiteral("performance.benchStatus"));
+    m_benchStatus->setWordWrap(true);
+    left->addWidget(m_benchStatus);
+    left->addStretch(1);
+    layout->addLayout(left, 1);
+
+    m_grid = new QGridLayout;
+    m_grid->addWidget(new QLabel(tr("<b>Read (MB/s)</b>")), 0, 1, Qt::AlignCenter);
+    m_grid->addWidget(new QLabel(tr("<b>Write (MB/s)</b>")), 0, 2, Qt::AlignCenter);
+    for (int row = 0; row < 4; ++row) {
+        auto* name = new QLabel(QString::fromLatin1(kCdmTests[row]));
+        name->setStyleSheet(QStringLiteral(
+            "background:#2563eb;color:white;font-weight:bold;padding:6px;border-radius:3px"));
+        m_grid->addWidget(name, row + 1, 0);
+        for (int column = 0; column < 2; ++column) {
+            auto* value = new QLabel(QStringLiteral("—"));
+            value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            value->setMinimumWidth(110);
+            value->setStyleSheet(QStringLiteral("font-size:18px;font-weight:bold;padding:4px;"
+                                                "border:1px solid #e1e4e8;background:#f8fafc"));
+            m_cells[row][column] = value;
+            m_grid->addWidget(value, row + 1, column + 1);
+        }
+    }
+    layout->addLayout(m_grid);
+    m_analysis = new AnalysisChart;
+    m_benchTabs = new QTabWidget;
+    m_benchTabs->addTab(body, tr("CrystalDiskMark"));
+    m_benchTabs->addTab(m_analysis, tr("Consistency / SLC cache"));
+    return card(tr("Benchmark (fio)"), m_benchTabs);
+}
+
+void PerformancePage::setDevice(const device::Device* device) {
+    const QString name = device ? QString::fromStdString(device->name) : QString();
+    if (device) {
+        m_title->setText(tr("%1 — %2").arg(QString::fromStdString(device->path),
+                                           device->model.empty()
+                                               ? tr("sampled 10 times a second")
+                                               : QString::fromStdString(device->model)));
+        if (m_target->text().isEmpty()) {
+            for (const auto& partition : device->partitions) {
+                if (!partition.mounts.empty()) {
+                    m_target->setText(QString::fromStdString(partition.mounts.front().mountPoint));
+                    break;
+                }
+            }
+        }
+    } else {
+        m_title->setText(tr("No drive selected"));
+    }
+    if (name == m_device) {
+        return;
+    }
+    m_device = name;
+    m_chart->clear();
+    QMetaObject::invokeMethod(m_worker, "watch", Qt::QueuedConnection, Q_ARG(QString, name),
+                              Q_ARG(int, kSampleIntervalMs));
+}
+
+void PerformancePage::setPaused(bool paused) {
+    m_paused = paused;
+    m_pause->setChecked(paused);
+    m_pause->setText(paused ? tr("Resume") : tr("Pause"));
+    if (paused) {
+        m_refresh.stop();
+    } else {
+        m_refresh.start();
+    }
+}
+
+void PerformancePage::onSampled(const QString& device, double timeS, double readBytesPerS,
+                                double writeBytesPerS, double readIops, double writeIops,
+                                double latencyMs, double queueDepth) {
+    if (device != m_device) {
+        return;
+    }
+    // Paused: the graph is frozen for reading; samples keep coming into the buffer.
+    m_chart->addPoint(timeS, readBytesPerS, writeBytesPerS, readIops + writeIops);
+    if (!m_paused) {
+        m_liveNumbers->setText(tr("Read %1 MB/s · Write %2 MB/s · %3 IOPS · latency %4 ms · "
+                                  "queue depth %5")
+                                   .arg(readBytesPerS / 1e6, 0, 'f', 1)
+                                   .arg(writeBytesPerS / 1e6, 0, 'f', 1)
+                                   .arg(readIops + writeIops, 0, 'f', 0)
+                                   .arg(latencyMs, 0, 'f', 2)
+                                   .arg(queueDepth, 0, 'f', 2));
+    }
+}
+
+QString PerformancePage::liveText() const {
+    return m_liveNumbers->text();
+}
+
+void PerformancePage::startBenchmark() {
+    if (m_runner) {
+        return;
+    }
+    const std::string target = m_target->text().toStdString();
+    const Bytes size(m_size->currentData().toULongLong());
+    const unsigned loops = m_loops->currentData().toUInt();
+    constexpr unsigned kSecondsPerTest = 5;
+    m_expectedSeconds = static_cast<int>(8 * loops * kSecondsPerTest);
+    // The process runner lives as long as the FioRunner that refers to it.
+    auto processes = std::make_shared<SystemProcessRunner>();
+    m_runner = std::shared_ptr<perf::FioRunner>(new perf::FioRunner(*processes),
+                                                [processes](perf::FioRunner* r) { delete r; });
+    auto runner = m_runner;
+    m_run->setEnabled(false);
+    m_cancel->setEnabled(true);
+    m_progress->setValue(0);
+    m_benchStatus->setText(tr("Running fio on %1…").arg(m_target->text()));
+    m_benchClock.start();
+    m_progressTimer.start();
+    m_benchWatcher.setFuture(
+        QtConcurrent::run([runner, target, size, loops]() -> Expected<perf::BenchResult> {
+            if (findExecutable("fio").empty()) {
+                return fail(ErrorCode::ToolMissing,
+                            "fio is not installed; install the 'fio' package to run benchmarks");
+            }
+            const SysfsRoot root;
+            const device::Discovery discovery(root, device::makeSystemFsProber(root));
+            auto prepared = perf::prepareTarget(target, size, false, discovery);
+            if (!prepared) {
+                return std::unexpected(prepared.error());
+            }
+            perf::FioRunSpec spec{.jobs = perf::cdmJobs(size, loops, kSecondsPerTest)};
+            auto run = runner->run(*prepared, spec, std::chrono::hours(4));
+            if (!run) {
+                return std::unexpected(run.error());
+            }
+            perf::BenchResult result;
+            result.preset = "cdm";
+            result.target = prepared->path;
+            if (auto device = discovery.find(prepared->deviceName)) {
+                result.device = device::toJson(*device);
+            }
+            result.machine = perf::describeMachine();
+            result.createdS = static_cast<std::int64_t>(std::time(nullptr));
+            result.run = std::move(*run);
+            return result;
+        }));
+}
+
+void PerformancePage::cancelBenchmark() {
+    if (m_runner) {
+        m_runner->cancel();
+        m_benchStatus->setText(tr("Cancelling: stopping fio and removing the test file…"));
+    }
+}
+
+void PerformancePage::benchmarkDone() {
+    m_progressTimer.stop();
+    m_runner.reset();
+    m_run->setEnabled(true);
+    m_cancel->setEnabled(false);
+    auto result = m_benchWatcher.result();
+    if (!result) {
+        m_progress->setValue(0);
+        const QString message = QString::fromStdString(result.error().describe());
+        m_benchStatus->setText(message);
+        emit benchmarkFinished(false, message);
+        return;
+    }
+    m_progress->setValue(100);
+    showResult(*result);
+    emit benchmarkFinished(true, m_benchStatus->text());
+}
+
+void PerformancePage::showResult(const perf::BenchResult& result) {
+    m_result = result;
+    m_save->setEnabled(true);
+    const auto rows = perf::summarizeCdm(result.run.output, perf::CdmPick::Best);
+    for (int row = 0; row < 4; ++row) {
+        for (int column = 0; column < 2; ++column) {
+            m_cells[row][column]->setText(QStringLiteral("—"));
+        }
+        for (const auto& r : rows) {
+            if (r.test == kCdmTests[row]) {
+                m_cells[row][0]->setText(QString::number(r.readBytesPerS / 1e6, 'f', 2));
+                m_cells[row][1]->setText(QString::number(r.writeBytesPerS / 1e6, 'f', 2));
+            }
+        }
+    }
+    m_benchStatus->setText(tr("%1 on %2, %3 (best of the loops; numbers are fio's)")
+                               .arg(QString::fromStdString(result.preset).toUpper(),
+                                    QString::fromStdString(result.target),
+                                    QString::fromStdString(result.run.output.version)));
+}
+
+QString PerformancePage::resultText(int row, int column) const {
+    return m_cells[row][column]->text();
+}
+
+void PerformancePage::openResult() {
+    const QStringList files = QFileDialog::getOpenFileNames(
+        this, tr("Open benchmark results (several consistency runs are overlaid)"), {},
+        tr("JSON (*.json)"));
+    for (const QString& file : files) {
+        const QString error = openResultFile(file);
+        if (!error.isEmpty()) {
+            m_benchStatus->setText(error);
+            return;
+        }
+    }
+}
+
+QString PerformancePage::openResultFile(const QString& file) {
+    std::ifstream in(file.toStdString());
+    std::stringstream content;
+    content << in.rdbuf();
+    auto json = parseJson(content.str(), file.toStdString());
+    auto result = json ? perf::benchResultFromJson(*json)
+                       : Expected<perf::BenchResult>(std::unexpected(json.error()));
+    if (!result) {
+        return QString::fromStdString(result.error().describe());
+    }
+    if (result->preset == "cdm") {
+        showResult(*result);
+        m_benchTabs->setCurrentIndex(0);
+    } else {
+        const QString label = QFileInfo(file).completeBaseName();
+        m_analysis->addResult(*result, label);
+        showAnalysisTab();
+    }
+    return {};
+}
+
+void PerformancePage::showAnalysisTab() {
+    m_benchTabs->setCurrentIndex(1);
+}
+
+void PerformancePage::saveResult() {
+    if (!m_result) {
+        return;
+    }
+    const QString file = QFileDialog::getSaveFileName(
+        this, tr("Save benchmark result"), QStringLiteral("cdm.json"), tr("JSON (*.json)"));
+    if (file.isEmpty()) {
+        return;
+    }
+    std::ofstream out(file.toStdString());
+    out << perf::toJson(*m_result).dump(2) << '\n';
+    if (!out) {
+        m_benchStatus->setText(tr("Could not write %1").arg(file));
+    }
+}
+
+} // namespace ssdk::app

@@ -1,0 +1,127 @@
+#pragma once
+
+#include <atomic>
+#include <memory>
+
+#include <QElapsedTimer>
+#include <QFutureWatcher>
+#include <QThread>
+#include <QTimer>
+
+#include "app/pages/device_page.h"
+#include "core/perf/bench_result.h"
+
+class QComboBox;
+class QGridLayout;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+
+namespace ssdk::perf {
+class FioRunner;
+}
+
+namespace ssdk::app {
+
+class AnalysisChart;
+class ThroughputChart;
+
+// Samples one block device on its own thread (perf::Sampler over a kept-open stat file)
+// and emits each rate; the GUI thread never reads sysfs.
+class LiveSamplerWorker : public QObject {
+    Q_OBJECT
+public:
+    explicit LiveSamplerWorker(QString sysfsRoot = {});
+    ~LiveSamplerWorker() override;
+
+public slots:
+    // Starts sampling `device` (kernel name) every intervalMs; an empty name stops.
+    void watch(const QString& device, int intervalMs);
+
+signals:
+    // Bytes/s, I/O per second, ms, requests in flight; timeS counts from watch().
+    void sampled(const QString& device, double timeS, double readBytesPerS, double writeBytesPerS,
+                 double readIops, double writeIops, double latencyMs, double queueDepth);
+    void absent(const QString& device);
+
+private:
+    void tick();
+
+    struct State;
+    std::unique_ptr<State> m_state;
+    QTimer* m_timer = nullptr;
+    QString m_device;
+    QElapsedTimer m_clock;
+};
+
+// Performance: the live throughput graph of the selected drive, and CrystalDiskMark-style
+// benchmarks through fio on a test file (results saved as JSON and re-openable).
+class PerformancePage : public DevicePage {
+    Q_OBJECT
+public:
+    explicit PerformancePage(QWidget* parent = nullptr);
+    ~PerformancePage() override;
+
+    void setDevice(const device::Device* device) override;
+
+    ThroughputChart* chart() const { return m_chart; }
+    bool paused() const { return m_paused; }
+    void setPaused(bool paused);
+    // Shows a saved or finished CDM result in the result grid.
+    void showResult(const perf::BenchResult& result);
+    QString resultText(int row, int column) const; // the grid's value labels, for tests
+    QString liveText() const;
+    // Opens a saved result: CDM into the grid, consistency runs overlaid and SLC probes in
+    // the analysis chart. Returns the error text, empty on success.
+    QString openResultFile(const QString& file);
+    AnalysisChart* analysisChart() const { return m_analysis; }
+    void showAnalysisTab();
+
+signals:
+    void benchmarkFinished(bool ok, const QString& message);
+
+private:
+    QWidget* buildLiveCard();
+    QWidget* buildBenchCard();
+    void onSampled(const QString& device, double timeS, double readBytesPerS, double writeBytesPerS,
+                   double readIops, double writeIops, double latencyMs, double queueDepth);
+    void startBenchmark();
+    void cancelBenchmark();
+    void benchmarkDone();
+    void openResult();
+    void saveResult();
+
+    QThread m_samplerThread;
+    LiveSamplerWorker* m_worker = nullptr;
+    ThroughputChart* m_chart = nullptr;
+    AnalysisChart* m_analysis = nullptr;
+    QTabWidget* m_benchTabs = nullptr;
+    QTimer m_refresh;
+    QString m_device;
+    bool m_paused = false;
+    QPushButton* m_pause = nullptr;
+    QComboBox* m_window = nullptr;
+    QLabel* m_liveNumbers = nullptr;
+    QLabel* m_title = nullptr;
+
+    QLineEdit* m_target = nullptr;
+    QComboBox* m_size = nullptr;
+    QComboBox* m_loops = nullptr;
+    QPushButton* m_run = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QPushButton* m_save = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_benchStatus = nullptr;
+    QGridLayout* m_grid = nullptr;
+    QLabel* m_cells[4][2] = {};
+    QTimer m_progressTimer;
+    QElapsedTimer m_benchClock;
+    int m_expectedSeconds = 0;
+    std::shared_ptr<perf::FioRunner> m_runner;
+    QFutureWatcher<Expected<perf::BenchResult>> m_benchWatcher;
+    std::optional<perf::BenchResult> m_result;
+};
+
+} // namespace ssdk::app

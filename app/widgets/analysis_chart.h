@@ -1,0 +1,41 @@
+#pragma once
+
+#include <vector>
+
+#include <QWidget>
+
+#include "core/perf/bench_result.h"
+
+class QChartView;
+class QLabel;
+
+namespace ssdk::app {
+
+// The review charts of saved results: consistency runs as a log-scale IOPS-per-second
+// scatter (several runs overlaid, one colour each) with the SNIA steady-state verdict, or an
+// SLC probe as MB/s against GB written with the detected cache size marked.
+class AnalysisChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit AnalysisChart(QWidget* parent = nullptr);
+
+    // Consistency results are overlaid; an SLC result replaces what is shown.
+    void addResult(const perf::BenchResult& result, const QString& label);
+    void clear();
+    QString verdictText() const;
+    int runCount() const { return static_cast<int>(m_runs.size()); }
+
+private:
+    void showConsistency();
+    void showSlc(const perf::BenchResult& result, const QString& label);
+
+    struct Run {
+        QString label;
+        std::vector<double> iops;
+    };
+    std::vector<Run> m_runs;
+    QChartView* m_view = nullptr;
+    QLabel* m_verdict = nullptr;
+};
+
+} // namespace ssdk::app

@@ -1,0 +1,183 @@
+#include "core/perf/fio_job.h"
+
+#include <array>
+#include <fmt/format.h>
+
+namespace ssdk::perf {
+
+std::vector<std::string> fioArguments(const FioRunSpec& spec, const std::string& triggerFile) {
+    std::vector<std::string> argv = {
+        "fio", "--output-format=json", "--filename=" + spec.target, "--ioengine=" + spec.ioEngine,
+        fmt::format("--direct={}", spec.direct ? 1 : 0), "--group_reporting=0",
+        // the test file's content must not be compressible or
+        // deduplicable by the drive
+        "--refill_buffers=1", "--randrepeat=0"};
+    if (!triggerFile.empty()) {
+        argv.push_back("--trigger-file=" + triggerFile);
+        // A stop through the trigger file makes fio save *-verify.state files; they go to
+        // the trigger file's (private, removed) directory instead of the working directory.
+        const auto slash = triggerFile.rfind('/');
+        if (slash != std::string::npos && slash > 0) {
+            argv.push_back("--aux-path=" + triggerFile.substr(0, slash));
+        }
+    }
+    for (const auto& job : spec.jobs) {
+        argv.push_back("--name=" + job.name);
+        argv.push_back("--rw=" + job.rw);
+        argv.push_back(fmt::format("--bs={}", job.blockSize.value));
+        argv.push_back(fmt::format("--iodepth={}", job.ioDepth));
+        argv.push_back(fmt::format("--numjobs={}", job.numJobs));
+        if (job.size.value > 0) {
+            argv.push_back(fmt::format("--size={}", job.size.value));
+        }
+        if (job.runtime) {
+            argv.push_back(fmt::format("--runtime={}", job.runtime->count()));
+            argv.push_back("--time_based=1");
+        }
+        if (job.rateBytesPerS) {
+            argv.push_back(fmt::format("--rate={}", *job.rateBytesPerS));
+        }
+        if (!job.logPrefix.empty()) {
+            argv.push_back("--write_bw_log=" + job.logPrefix);
+            argv.push_back("--write_iops_log=" + job.logPrefix);
+            argv.push_back(fmt::format("--log_avg_msec={}", job.logAvgMsec));
+        }
+        if (job.startDelayS > 0) {
+            argv.push_back(fmt::format("--startdelay={}", job.startDelayS));
+        }
+        argv.push_back("--stonewall");
+    }
+    return argv;
+}
+
+Json toJson(const FioJob& job) {
+    Json out{{"name", job.name},
+             {"rw", job.rw},
+             {"bs", job.blockSize.value},
+             {"iodepth", job.ioDepth},
+             {"numjobs", job.numJobs},
+             {"size", job.size.value},
+             {"log_avg_msec", job.logAvgMsec}};
+    if (job.runtime) {
+        out["runtime_s"] = job.runtime->count();
+    }
+    if (job.rateBytesPerS) {
+        out["rate"] = *job.rateBytesPerS;
+    }
+    if (job.startDelayS > 0) {
+        out["startdelay_s"] = job.startDelayS;
+    }
+    return out;
+}
+
+namespace {
+
+struct CdmTest {
+    const char* label;
+    bool random;
+    unsigned queueDepth;
+};
+constexpr std::array<CdmTest, 4> kCdmTests = {{{"SEQ1M Q8T1", false, 8},
+                                               {"SEQ1M Q1T1", false, 1},
+                                               {"RND4K Q32T1", true, 32},
+                                               {"RND4K Q1T1", true, 1}}};
+
+std::string compact(std::string label) {
+    std::erase(label, ' ');
+    return label;
+}
+
+} // namespace
+
+std::vector<FioJob> cdmJobs(Bytes size, unsigned loops, unsigned testTimeS) {
+    std::vector<FioJob> jobs;
+    for (const bool write : {false, true}) {
+        for (const auto& test : kCdmTests) {
+            for (unsigned loop = 1; loop <= loops; ++loop) {
+                FioJob job;
+                job.name =
+                    fmt::format("{}-{}#{}", compact(test.label), write ? "write" : "read", loop);
+                job.rw = std::string(test.random ? "rand" : "") + (write ? "write" : "read");
+                job.blockSize = test.random ? Bytes::kib(4) : Bytes::mib(1);
+                job.ioDepth = test.queueDepth;
+                job.size = size;
+                job.runtime = std::chrono::seconds(testTimeS);
+                jobs.push_back(std::move(job));
+            }
+        }
+    }
+    return jobs;
+}
+
+std::optional<CdmKey> cdmKeyOf(const std::string& jobName) {
+    for (const auto& test : kCdmTests) {
+        const std::string prefix = compact(test.label);
+        if (jobName.starts_with(prefix + "-read#")) {
+            return CdmKey{test.label, false};
+        }
+        if (jobName.starts_with(prefix + "-write#")) {
+            return CdmKey{test.label, true};
+        }
+    }
+    return std::nullopt;
+}
+
+std::vector<FioJob> qdScalingJobs(Bytes size, unsigned secondsEach) {
+    std::vector<FioJob> jobs;
+    for (const unsigned depth : {1U, 2U, 4U, 8U, 16U, 32U}) {
+        FioJob job;
+        job.name = fmt::format("RND4K-read-QD{}", depth);
+        job.rw = "randread";
+        job.blockSize = Bytes::kib(4);
+        job.ioDepth = depth;
+        job.size = size;
+        job.runtime = std::chrono::seconds(secondsEach);
+        jobs.push_back(std::move(job));
+    }
+    return jobs;
+}
+
+std::vector<FioJob> consistencyJobs(Bytes size, std::chrono::seconds duration,
+                                    const std::string& logPrefix) {
+    FioJob fill;
+    fill.name = "fill";
+    fill.rw = "write";
+    fill.blockSize = Bytes::mib(1);
+    fill.ioDepth = 8;
+    fill.size = size;
+    FioJob steady;
+    steady.name = "steady";
+    steady.rw = "randwrite";
+    steady.blockSize = Bytes::kib(4);
+    steady.ioDepth = 32;
+    steady.size = size;
+    steady.runtime = duration;
+    steady.logPrefix = logPrefix + "-steady";
+    steady.logAvgMsec = 1000;
+    return {fill, steady};
+}
+
+std::vector<FioJob> slcJobs(Bytes size, Bytes burst, const std::vector<unsigned>& gapsS,
+                            const std::string& logPrefix) {
+    std::vector<FioJob> jobs;
+    FioJob probe;
+    probe.name = "probe";
+    probe.rw = "write";
+    probe.blockSize = Bytes::mib(1);
+    probe.ioDepth = 8;
+    probe.size = size;
+    probe.logPrefix = logPrefix + "-probe";
+    probe.logAvgMsec = 500;
+    jobs.push_back(probe);
+    for (const unsigned gap : gapsS) {
+        FioJob drain = probe;
+        drain.name = fmt::format("drain-{}s", gap);
+        drain.size = burst;
+        drain.startDelayS = gap;
+        drain.logPrefix = fmt::format("{}-drain-{}s", logPrefix, gap);
+        jobs.push_back(drain);
+    }
+    return jobs;
+}
+
+} // namespace ssdk::perf

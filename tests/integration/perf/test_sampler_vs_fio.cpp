@@ -1,0 +1,158 @@
+// The sampler against real I/O on lab drives (root): its byte counts agree with what fio and
+// dd report for the same interval; a detached device vanishes; fio runs are cancelled cleanly
+// and leave no test file behind.
+#include <chrono>
+#include <thread>
+
+#include "core/base/system_process_runner.h"
+#include "core/lab/lab.h"
+#include "core/perf/fio_runner.h"
+#include "core/perf/sampler.h"
+#include "tests/integration/lab/lab_scratch.h"
+
+using namespace ssdk;
+using namespace ssdk::perf;
+using namespace ssdk::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+lab::LabDrive makeDrive(lab::LabManager& manager, const std::string& name,
+                        const std::string& layout) {
+    lab::LabCreateRequest request;
+    request.name = name;
+    request.size = Bytes::mib(256);
+    request.layout = layout;
+    auto drive = manager.create(request);
+    REQUIRE(drive);
+    return *drive;
+}
+
+bool haveFio() {
+    return !findExecutable("fio").empty();
+}
+
+} // namespace
+
+TEST_CASE("sampler bytes match fio's io_bytes and dd's byte count within 1%", "[perf]") {
+    if (!haveFio()) {
+        FAIL("fio is not installed (scripts/setup installs it)");
+    }
+    const ScratchState scratch;
+    SystemProcessRunner processes;
+    lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
+    const auto drive = makeDrive(manager, "perf-fio", "empty");
+    const std::string name = fs::path(drive.devicePath).filename().string();
+    SysfsStatSource source;
+    Sampler sampler(source, {name});
+
+    SECTION("fio writes then reads") {
+        const auto before = sampler.sample(Sampler::Clock::now());
+        REQUIRE(before[0].present);
+        FioRunner runner(processes);
+        FioJob write{.name = "w",
+                     .rw = "write",
+                     .blockSize = Bytes::kib(128),
+                     .ioDepth = 4,
+                     .size = Bytes::mib(48)};
+        FioJob read{.name = "r",
+                    .rw = "randread",
+                    .blockSize = Bytes::kib(16),
+                    .ioDepth = 8,
+                    .size = Bytes::mib(48)};
+        const BenchTarget target{.path = drive.devicePath, .isDevice = true};
+        const auto run = runner.run(target, {.jobs = {write, read}}, std::chrono::seconds(120));
+        REQUIRE(run);
+        const auto after = sampler.sample(Sampler::Clock::now());
+        REQUIRE(after[0].hasRates);
+        const double fioWritten = static_cast<double>(run->output.jobs[0].write.ioBytes);
+        const double fioRead = static_cast<double>(run->output.jobs[1].read.ioBytes);
+        CHECK(fioWritten == Approx(48.0 * 1024 * 1024));
+        CHECK(static_cast<double>(after[0].rates.writeBytes) == Approx(fioWritten).epsilon(0.01));
+        CHECK(static_cast<double>(after[0].rates.readBytes) == Approx(fioRead).epsilon(0.01));
+    }
+    SECTION("dd") {
+        const auto before = sampler.sample(Sampler::Clock::now());
+        REQUIRE(before[0].present);
+        const auto dd = processes.run({.argv = {"dd", "if=/dev/zero", "of=" + drive.devicePath,
+                                                "bs=1M", "count=40", "oflag=direct"}});
+        REQUIRE(dd);
+        REQUIRE(dd->exitCode == 0);
+        const auto after = sampler.sample(Sampler::Clock::now());
+        REQUIRE(after[0].hasRates);
+        CHECK(static_cast<double>(after[0].rates.writeBytes) ==
+              Approx(40.0 * 1024 * 1024).epsilon(0.01));
+    }
+    REQUIRE(manager.destroy("perf-fio"));
+}
+
+TEST_CASE("a partition that vanishes while sampled is reported absent", "[perf]") {
+    const ScratchState scratch;
+    SystemProcessRunner processes;
+    lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
+    const auto drive = makeDrive(manager, "perf-vanish", "gpt-ext4");
+    const std::string name = fs::path(drive.devicePath).filename().string();
+    SysfsStatSource source;
+    Sampler sampler(source, {name, name + "p1"});
+    auto first = sampler.sample(Sampler::Clock::now());
+    CHECK(first[0].present);
+    CHECK(first[1].present);
+    REQUIRE(manager.destroy("perf-vanish"));
+    // The kernel keeps an unbound loop device (loopN stays, with zero size); its partition
+    // is deleted, and the kept-open stat file of the partition then fails to read.
+    const auto gone = sampler.sample(Sampler::Clock::now());
+    CHECK(gone[0].present);
+    CHECK_FALSE(gone[1].present);
+    CHECK_FALSE(sampler.sample(Sampler::Clock::now())[1].present);
+}
+
+TEST_CASE("bench refusals and cancellation on a lab drive leave nothing behind", "[perf]") {
+    if (!haveFio()) {
+        FAIL("fio is not installed (scripts/setup installs it)");
+    }
+    const ScratchState scratch;
+    SystemProcessRunner processes;
+    lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
+    const auto drive = makeDrive(manager, "perf-cancel", "gpt-ext4");
+    const SysfsRoot root;
+    const device::Discovery discovery(root, device::makeSystemFsProber(root));
+    {
+        MountGuard mount(drive.devicePath + "p1", scratch.dir() / "mnt");
+
+        const auto mounted = prepareTarget(drive.devicePath, Bytes::mib(16), true, discovery);
+        REQUIRE_FALSE(mounted);
+        CHECK(mounted.error().code() == ErrorCode::Busy);
+        const auto tooBig =
+            prepareTarget((scratch.dir() / "mnt").string(), Bytes::gib(2), false, discovery);
+        REQUIRE_FALSE(tooBig);
+        CHECK(tooBig.error().code() == ErrorCode::NoSpace);
+
+        const auto target =
+            prepareTarget((scratch.dir() / "mnt").string(), Bytes::mib(32), false, discovery);
+        REQUIRE(target);
+        CHECK(target->removeAfter);
+        FioRunner runner(processes);
+        std::thread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+            runner.cancel();
+        });
+        const auto started = std::chrono::steady_clock::now();
+        const auto run = runner.run(*target, {.jobs = cdmJobs(Bytes::mib(32), 1, 30)},
+                                    std::chrono::seconds(120));
+        canceller.join();
+        REQUIRE_FALSE(run);
+        CHECK(run.error().code() == ErrorCode::Cancelled);
+        CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(20));
+        CHECK_FALSE(fs::exists(target->path));
+        for (const auto& entry : fs::directory_iterator(fs::current_path())) {
+            CHECK_FALSE(entry.path().filename().string().ends_with("-verify.state"));
+        }
+    }
+    const auto unconfirmed = prepareTarget(drive.devicePath, Bytes::mib(16), false, discovery);
+    REQUIRE_FALSE(unconfirmed);
+    INFO(unconfirmed.error().describe());
+    CHECK(unconfirmed.error().message().find("--yes-destroy-data") != std::string::npos);
+    const auto destroyed = manager.destroy("perf-cancel");
+    INFO((destroyed ? std::string() : destroyed.error().describe()));
+    REQUIRE(destroyed);
+}
