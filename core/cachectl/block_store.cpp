@@ -1,0 +1,204 @@
+#include "core/cachectl/block_store.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ssdk::cachectl {
+
+Expected<void> checkRange(std::uint64_t offset, std::uint64_t length, std::uint64_t size) {
+    if (offset > size || length > size - offset) {
+        return fail(
+            ErrorCode::InvalidArgument,
+            fmt::format("range {}+{} lies outside a device of {} bytes", offset, length, size));
+    }
+    return {};
+}
+
+MemoryBlockStore::MemoryBlockStore(std::uint64_t size, std::uint32_t blockSize)
+    : m_data(size)
+    , m_blockSize(blockSize) {}
+
+Expected<void> MemoryBlockStore::read(std::uint64_t offset, std::span<std::byte> out) {
+    if (auto range = checkRange(offset, out.size(), size()); !range) {
+        return range;
+    }
+    const std::scoped_lock lock(m_mutex);
+    std::memcpy(out.data(), m_data.data() + offset, out.size());
+    return {};
+}
+
+Expected<void> MemoryBlockStore::write(std::uint64_t offset, std::span<const std::byte> data,
+                                       bool /*fua*/) {
+    if (auto range = checkRange(offset, data.size(), size()); !range) {
+        return range;
+    }
+    const std::scoped_lock lock(m_mutex);
+    std::memcpy(m_data.data() + offset, data.data(), data.size());
+    return {};
+}
+
+Expected<void> MemoryBlockStore::discard(std::uint64_t offset, std::uint64_t length) {
+    return writeZeroes(offset, length, false);
+}
+
+Expected<void> MemoryBlockStore::writeZeroes(std::uint64_t offset, std::uint64_t length,
+                                             bool /*fua*/) {
+    if (auto range = checkRange(offset, length, size()); !range) {
+        return range;
+    }
+    const std::scoped_lock lock(m_mutex);
+    std::fill_n(m_data.begin() + static_cast<std::ptrdiff_t>(offset), length, std::byte{0});
+    return {};
+}
+
+FileBlockStore::FileBlockStore(UniqueFd fd, std::filesystem::path path, std::uint64_t size,
+                               std::uint32_t blockSize, bool isBlockDevice)
+    : m_fd(std::move(fd))
+    , m_path(std::move(path))
+    , m_size(size)
+    , m_blockSize(blockSize)
+    , m_isBlockDevice(isBlockDevice) {}
+
+Expected<FileBlockStore> FileBlockStore::open(const std::filesystem::path& path) {
+    UniqueFd fd(::open(path.c_str(), O_RDWR | O_CLOEXEC));
+    if (!fd.valid()) {
+        return failErrno(errno, "opening " + path.string());
+    }
+    struct stat info {};
+    if (::fstat(fd.get(), &info) != 0) {
+        return failErrno(errno, "checking " + path.string());
+    }
+    if (S_ISBLK(info.st_mode)) {
+        std::uint64_t size = 0;
+        int sectorSize = 0;
+        if (::ioctl(fd.get(), BLKGETSIZE64, &size) != 0 ||
+            ::ioctl(fd.get(), BLKSSZGET, &sectorSize) != 0) {
+            return failErrno(errno, "reading the size of " + path.string());
+        }
+        return FileBlockStore(std::move(fd), path, size, static_cast<std::uint32_t>(sectorSize),
+                              true);
+    }
+    if (!S_ISREG(info.st_mode)) {
+        return fail(ErrorCode::InvalidArgument,
+                    path.string() + " is neither a block device nor a regular file");
+    }
+    return FileBlockStore(std::move(fd), path, static_cast<std::uint64_t>(info.st_size), 512,
+                          false);
+}
+
+Expected<void> FileBlockStore::read(std::uint64_t offset, std::span<std::byte> out) {
+    if (auto range = checkRange(offset, out.size(), m_size); !range) {
+        return range;
+    }
+    std::size_t done = 0;
+    while (done < out.size()) {
+        const auto got = ::pread(m_fd.get(), out.data() + done, out.size() - done,
+                                 static_cast<off_t>(offset + done));
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got < 0) {
+            return failErrno(errno, fmt::format("reading {} at {}", m_path.string(), offset));
+        }
+        if (got == 0) {
+            return fail(ErrorCode::Io,
+                        fmt::format("{} ended at {}", m_path.string(), offset + done));
+        }
+        done += static_cast<std::size_t>(got);
+    }
+    return {};
+}
+
+Expected<void> FileBlockStore::write(std::uint64_t offset, std::span<const std::byte> data,
+                                     bool fua) {
+    if (auto range = checkRange(offset, data.size(), m_size); !range) {
+        return range;
+    }
+    std::size_t done = 0;
+    while (done < data.size()) {
+        const auto put = ::pwrite(m_fd.get(), data.data() + done, data.size() - done,
+                                  static_cast<off_t>(offset + done));
+        if (put < 0 && errno == EINTR) {
+            continue;
+        }
+        if (put < 0) {
+            return failErrno(errno, fmt::format("writing {} at {}", m_path.string(), offset));
+        }
+        done += static_cast<std::size_t>(put);
+    }
+    return fua ? flush() : Expected<void>{};
+}
+
+Expected<void> FileBlockStore::flush() {
+    if (::fdatasync(m_fd.get()) != 0) {
+        return failErrno(errno, "flushing " + m_path.string());
+    }
+    return {};
+}
+
+Expected<void> FileBlockStore::discard(std::uint64_t offset, std::uint64_t length) {
+    if (auto range = checkRange(offset, length, m_size); !range) {
+        return range;
+    }
+    int result = 0;
+    if (m_isBlockDevice) {
+        std::uint64_t span[2] = {offset, length};
+        result = ::ioctl(m_fd.get(), BLKDISCARD, span);
+    } else {
+        result = ::fallocate(m_fd.get(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                             static_cast<off_t>(offset), static_cast<off_t>(length));
+    }
+    // Discard is a hint: a device or filesystem that cannot do it is not an error.
+    if (result != 0 && errno != EOPNOTSUPP && errno != ENOTTY) {
+        return failErrno(errno,
+                         fmt::format("discarding {}+{} on {}", offset, length, m_path.string()));
+    }
+    return {};
+}
+
+Expected<void> FileBlockStore::writeZeroes(std::uint64_t offset, std::uint64_t length, bool fua) {
+    if (auto range = checkRange(offset, length, m_size); !range) {
+        return range;
+    }
+    int result = 0;
+    if (m_isBlockDevice) {
+        std::uint64_t span[2] = {offset, length};
+        result = ::ioctl(m_fd.get(), BLKZEROOUT, span);
+    } else {
+        result = ::fallocate(m_fd.get(), FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
+                             static_cast<off_t>(offset), static_cast<off_t>(length));
+    }
+    if (result != 0) {
+        if (errno != EOPNOTSUPP && errno != ENOTTY && errno != EINVAL) {
+            return failErrno(errno,
+                             fmt::format("zeroing {}+{} on {}", offset, length, m_path.string()));
+        }
+        if (auto written = writeZeroesByWriting(offset, length); !written) {
+            return written;
+        }
+    }
+    return fua ? flush() : Expected<void>{};
+}
+
+Expected<void> FileBlockStore::writeZeroesByWriting(std::uint64_t offset, std::uint64_t length) {
+    const std::vector<std::byte> zeroes(std::min<std::uint64_t>(length, 1 << 20));
+    while (length > 0) {
+        const auto chunk = std::min<std::uint64_t>(length, zeroes.size());
+        if (auto written = write(offset, std::span(zeroes).first(chunk), false); !written) {
+            return written;
+        }
+        offset += chunk;
+        length -= chunk;
+    }
+    return {};
+}
+
+} // namespace ssdk::cachectl

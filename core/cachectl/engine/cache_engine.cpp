@@ -1,0 +1,753 @@
+#include "core/cachectl/engine/cache_engine.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <fmt/format.h>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/base/log.h"
+#include "core/cachectl/engine/block_codec.h"
+#include "core/cachectl/engine/policy.h"
+
+namespace ssdk::cachectl::engine {
+
+namespace {
+
+constexpr std::uint64_t kBlock = CacheEngine::kBlockSize;
+// Blocks per shard group: 16 x 4 KiB = 64 KiB stay in one shard, so write-back runs coalesce.
+constexpr unsigned kGroupShift = 4;
+// Longest backing write write-back issues (blocks): 1 MiB.
+constexpr std::size_t kMaxRunBlocks = 256;
+// RAM one cached block is budgeted for besides its data (index + policy; the adaptive policy
+// keeps three experts' state and ghosts). stats().metadataBytes reports what is really used.
+constexpr std::uint64_t kMetadataPerBlockBudget = 256;
+
+std::uint64_t mixGroup(std::uint64_t block) {
+    std::uint64_t x = block >> kGroupShift;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return x;
+}
+
+} // namespace
+
+// A cached block. The data is its stored form (block_codec.h).
+struct Slot {
+    std::unique_ptr<std::byte[]> data;
+    std::uint16_t storedBytes = 0;
+    bool compressed = false;
+    bool dirty = false;
+    // False once the policy evicted a block that was still dirty: it stays (readable) until
+    // written back, then goes. Also false for dirty blocks of bypassed sequential writes.
+    bool tracked = true;
+    // Set from the shard's counter by every write, so write-back knows whether what it wrote
+    // is still the block's content (unique per shard, even across discard and re-insertion).
+    std::uint64_t generation = 0;
+};
+
+struct CacheEngine::Shard {
+    std::mutex mutex;
+    std::unique_ptr<Policy> policy;
+    std::unordered_map<std::uint64_t, Slot> slots;
+    // Blocks a write-through write is writing to the backing store now: other writes to them
+    // wait, reads do not cache them.
+    std::unordered_set<std::uint64_t> inFlight;
+    std::condition_variable inFlightDone;
+    // Bumped by every change of the backing store's content seen through this shard; a read
+    // miss caches what it read only when the epoch did not move meanwhile.
+    std::uint64_t epoch = 0;
+    std::uint64_t nextGeneration = 1;
+    std::uint64_t physicalBytes = 0;
+    std::uint64_t hits = 0;
+    std::uint64_t misses = 0;
+    std::vector<std::uint64_t> evicted;
+
+    // Records a reference with the policy and drops what it evicts (dirty blocks stay until
+    // written back). Call with mutex held.
+    void touch(std::uint64_t block) {
+        evicted.clear();
+        policy->access(block, evicted);
+        for (const std::uint64_t victim : evicted) {
+            auto found = slots.find(victim);
+            if (found == slots.end()) {
+                continue;
+            }
+            if (found->second.dirty) {
+                found->second.tracked = false;
+            } else {
+                physicalBytes -= found->second.storedBytes;
+                slots.erase(found);
+            }
+        }
+        if (auto found = slots.find(block); found != slots.end()) {
+            found->second.tracked = true;
+        }
+    }
+
+    void erase(std::unordered_map<std::uint64_t, Slot>::iterator slot) {
+        physicalBytes -= slot->second.storedBytes;
+        slots.erase(slot);
+    }
+};
+
+// Per-stream sequential detection: a table of the streams seen last (next expected offset and
+// bytes so far). A request continuing a stream past the cutoff is bypassed.
+class CacheEngine::SequentialDetector {
+public:
+    explicit SequentialDetector(std::uint64_t cutoff)
+        : m_cutoff(cutoff) {}
+
+    bool bypass(std::uint64_t offset, std::uint64_t length) {
+        if (m_cutoff == 0) {
+            return false;
+        }
+        const std::scoped_lock lock(m_mutex);
+        ++m_clock;
+        Stream* oldest = &m_streams[0];
+        for (auto& stream : m_streams) {
+            if (stream.next == offset && stream.lastUse != 0) {
+                stream.next = offset + length;
+                stream.bytes += length;
+                stream.lastUse = m_clock;
+                return stream.bytes > m_cutoff;
+            }
+            if (stream.lastUse < oldest->lastUse) {
+                oldest = &stream;
+            }
+        }
+        *oldest = Stream{.next = offset + length, .bytes = length, .lastUse = m_clock};
+        return length > m_cutoff;
+    }
+
+private:
+    struct Stream {
+        std::uint64_t next = 0;
+        std::uint64_t bytes = 0;
+        std::uint64_t lastUse = 0;
+    };
+    std::uint64_t m_cutoff;
+    std::mutex m_mutex;
+    std::uint64_t m_clock = 0;
+    std::array<Stream, 32> m_streams{};
+};
+
+Expected<std::unique_ptr<CacheEngine>> CacheEngine::create(BlockStore& backing,
+                                                           CacheConfig config) {
+    if (backing.size() == 0 || backing.size() % kBlock != 0) {
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("the backing store's size ({} bytes) is not a positive multiple "
+                                "of 4 KiB",
+                                backing.size()));
+    }
+    if (!(config.dirtyLowWatermark >= 0.0 && config.dirtyLowWatermark < config.dirtyHighWatermark &&
+          config.dirtyHighWatermark <= 1.0)) {
+        return fail(ErrorCode::InvalidArgument,
+                    "dirty watermarks must satisfy 0 <= low < high <= 1");
+    }
+    const std::uint64_t dataPerBlock = config.compression ? kBlock / 2 : kBlock;
+    const std::uint64_t capacityBlocks = config.ramBytes / (dataPerBlock + kMetadataPerBlockBudget);
+    if (config.shards == 0) {
+        config.shards =
+            std::max(4U, std::bit_ceil(2 * std::max(1U, std::thread::hardware_concurrency())));
+        config.shards = std::min(config.shards, 64U);
+    }
+    config.shards = std::bit_ceil(config.shards);
+    while (config.shards > 1 && capacityBlocks / config.shards < 64) {
+        config.shards /= 2;
+    }
+    if (capacityBlocks / config.shards < 1) {
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("a RAM budget of {} bytes holds no 4 KiB block", config.ramBytes));
+    }
+    auto probe = makePolicy(config.policy, 1);
+    if (!probe) {
+        return std::unexpected(probe.error());
+    }
+    return std::unique_ptr<CacheEngine>(
+        new CacheEngine(backing, std::move(config), capacityBlocks));
+}
+
+CacheEngine::CacheEngine(BlockStore& backing, CacheConfig config, std::uint64_t capacityBlocks)
+    : m_backing(backing)
+    , m_config(std::move(config))
+    , m_size(backing.size())
+    , m_detector(std::make_unique<SequentialDetector>(m_config.sequentialCutoff)) {
+    const std::uint64_t perShard = capacityBlocks / m_config.shards;
+    m_capacityBlocks = perShard * m_config.shards;
+    m_dirtyHigh = std::max<std::uint64_t>(
+        1, static_cast<std::uint64_t>(static_cast<double>(m_capacityBlocks) *
+                                      m_config.dirtyHighWatermark));
+    m_dirtyLow = static_cast<std::uint64_t>(static_cast<double>(m_capacityBlocks) *
+                                            m_config.dirtyLowWatermark);
+    m_dirtyLimit = m_dirtyHigh + m_capacityBlocks / 8 + 1;
+    m_shardMask = m_config.shards - 1;
+    for (unsigned i = 0; i < m_config.shards; ++i) {
+        auto shard = std::make_unique<Shard>();
+        shard->policy = std::move(*makePolicy(m_config.policy, perShard));
+        m_shards.push_back(std::move(shard));
+    }
+    if (m_config.writeMode == WriteMode::WriteBack) {
+        m_writer = std::thread([this] { writerLoop(); });
+    }
+}
+
+CacheEngine::~CacheEngine() {
+    {
+        const std::scoped_lock lock(m_writerMutex);
+        m_stop = true;
+    }
+    m_writerWake.notify_all();
+    m_dirtyRoom.notify_all();
+    if (m_writer.joinable()) {
+        m_writer.join();
+    }
+    if (m_dirtyBlocks.load() > 0) {
+        if (auto written = flush(); !written) {
+            log::get("cachectl")
+                ->error("cache engine: dirty data lost at shutdown: {}",
+                        written.error().describe());
+        }
+    }
+}
+
+CacheEngine::Shard& CacheEngine::shardOf(std::uint64_t block) const {
+    return *m_shards[mixGroup(block) & m_shardMask];
+}
+
+// ---- reads ----
+
+bool CacheEngine::readCached(Shard& shard, std::uint64_t block, std::byte* out) {
+    const std::scoped_lock lock(shard.mutex);
+    auto found = shard.slots.find(block);
+    if (found == shard.slots.end()) {
+        ++shard.misses;
+        return false;
+    }
+    const Slot& slot = found->second;
+    if (!decodeBlock(slot.data.get(), slot.storedBytes, slot.compressed, out)) {
+        // Our own encoding failed to decode: memory corruption; never serve it.
+        log::get("cachectl")->error("cache engine: block {} failed to decode; dropped", block);
+        if (!slot.dirty) {
+            shard.erase(found);
+        }
+        ++shard.misses;
+        return false;
+    }
+    ++shard.hits;
+    shard.touch(block);
+    return true;
+}
+
+void CacheEngine::insertClean(Shard& shard, std::uint64_t block, const std::byte* data,
+                              std::uint64_t epoch) {
+    std::array<std::byte, kCodecMaxEncoded> encoded;
+    bool compressed = false;
+    std::size_t stored = kBlock;
+    if (m_config.compression) {
+        stored = encodeBlock(data, encoded.data(), compressed);
+    }
+    const std::scoped_lock lock(shard.mutex);
+    if (shard.epoch != epoch || shard.slots.contains(block) || shard.inFlight.contains(block)) {
+        return;
+    }
+    Slot slot;
+    slot.data = std::make_unique_for_overwrite<std::byte[]>(stored);
+    std::memcpy(slot.data.get(), compressed ? encoded.data() : data, stored);
+    slot.storedBytes = static_cast<std::uint16_t>(stored);
+    slot.compressed = compressed;
+    shard.slots.emplace(block, std::move(slot));
+    shard.physicalBytes += stored;
+    shard.touch(block);
+}
+
+Expected<void> CacheEngine::read(std::uint64_t offset, std::span<std::byte> out) {
+    if (auto range = checkRange(offset, out.size(), m_size); !range) {
+        return range;
+    }
+    if (out.empty()) {
+        return {};
+    }
+    const std::uint64_t end = offset + out.size();
+    const std::uint64_t first = offset / kBlock;
+    const std::uint64_t last = (end - 1) / kBlock;
+    std::array<std::byte, kBlock> whole;
+    std::vector<std::uint64_t> missing;
+    for (std::uint64_t block = first; block <= last; ++block) {
+        const std::uint64_t blockStart = block * kBlock;
+        const std::uint64_t from = std::max(offset, blockStart);
+        const std::uint64_t to = std::min(end, blockStart + kBlock);
+        const bool aligned = from == blockStart && to == blockStart + kBlock;
+        std::byte* target = aligned ? out.data() + (from - offset) : whole.data();
+        if (readCached(shardOf(block), block, target)) {
+            if (!aligned) {
+                std::memcpy(out.data() + (from - offset), whole.data() + (from - blockStart),
+                            to - from);
+            }
+        } else {
+            missing.push_back(block);
+        }
+    }
+    if (missing.empty()) {
+        return {};
+    }
+    const bool bypass = m_detector->bypass(offset, out.size());
+    // Read each run of consecutive missing blocks with one backing read.
+    std::vector<std::byte> buffer;
+    std::vector<std::uint64_t> epochs;
+    for (std::size_t i = 0; i < missing.size();) {
+        std::size_t j = i + 1;
+        while (j < missing.size() && missing[j] == missing[j - 1] + 1 && j - i < kMaxRunBlocks) {
+            ++j;
+        }
+        const std::uint64_t runFirst = missing[i];
+        const std::size_t count = j - i;
+        epochs.clear();
+        for (std::size_t k = 0; k < count; ++k) {
+            Shard& shard = shardOf(runFirst + k);
+            const std::scoped_lock lock(shard.mutex);
+            epochs.push_back(shard.epoch);
+        }
+        buffer.resize(count * kBlock);
+        if (auto got = m_backing.read(runFirst * kBlock, buffer); !got) {
+            return std::unexpected(
+                Error(got.error())
+                    .addContext(fmt::format("reading blocks {}..{} from the backing store",
+                                            runFirst, runFirst + count - 1)));
+        }
+        for (std::size_t k = 0; k < count; ++k) {
+            const std::uint64_t block = runFirst + k;
+            const std::uint64_t blockStart = block * kBlock;
+            const std::uint64_t from = std::max(offset, blockStart);
+            const std::uint64_t to = std::min(end, blockStart + kBlock);
+            std::memcpy(out.data() + (from - offset),
+                        buffer.data() + k * kBlock + (from - blockStart), to - from);
+            if (bypass) {
+                m_bypassed.fetch_add(1, std::memory_order_relaxed);
+            } else {
+                insertClean(shardOf(block), block, buffer.data() + k * kBlock, epochs[k]);
+            }
+        }
+        i = j;
+    }
+    return {};
+}
+
+// ---- writes ----
+
+Expected<void> CacheEngine::write(std::uint64_t offset, std::span<const std::byte> data, bool fua) {
+    if (auto range = checkRange(offset, data.size(), m_size); !range) {
+        return range;
+    }
+    if (data.empty()) {
+        return fua ? m_backing.flush() : Expected<void>{};
+    }
+    const std::uint64_t first = offset / kBlock;
+    m_writes.fetch_add((offset + data.size() - 1) / kBlock - first + 1, std::memory_order_relaxed);
+    if (m_config.writeMode == WriteMode::WriteThrough) {
+        const bool bypass = m_detector->bypass(offset, data.size());
+        return writeDirect(first, offset, data, fua, !bypass);
+    }
+    if (auto written = writeBack(offset, data); !written) {
+        return written;
+    }
+    if (fua) {
+        // A FUA write is durable before it returns: write it (and whatever else is dirty, the
+        // pass cannot pick blocks) back, then flush the device.
+        return flush();
+    }
+    return {};
+}
+
+Expected<void> CacheEngine::writeDirect(std::uint64_t firstBlock, std::uint64_t offset,
+                                        std::span<const std::byte> data, bool fua,
+                                        bool cacheAfter) {
+    const std::uint64_t end = offset + data.size();
+    const std::uint64_t lastBlock = (end - 1) / kBlock;
+    // Claim the blocks in ascending order (so two writers cannot wait on each other) and drop
+    // what the cache holds of them.
+    for (std::uint64_t block = firstBlock; block <= lastBlock; ++block) {
+        Shard& shard = shardOf(block);
+        std::unique_lock lock(shard.mutex);
+        shard.inFlightDone.wait(lock, [&] { return !shard.inFlight.contains(block); });
+        shard.inFlight.insert(block);
+        if (auto found = shard.slots.find(block); found != shard.slots.end()) {
+            shard.erase(found);
+        }
+        ++shard.epoch;
+    }
+    auto written = m_backing.write(offset, data, fua);
+    for (std::uint64_t block = firstBlock; block <= lastBlock; ++block) {
+        Shard& shard = shardOf(block);
+        const std::uint64_t blockStart = block * kBlock;
+        const bool whole = blockStart >= offset && blockStart + kBlock <= end;
+        {
+            const std::scoped_lock lock(shard.mutex);
+            shard.inFlight.erase(block);
+            ++shard.epoch;
+            if (written && whole && cacheAfter && !shard.slots.contains(block)) {
+                const std::byte* source = data.data() + (blockStart - offset);
+                std::array<std::byte, kCodecMaxEncoded> encoded;
+                bool compressed = false;
+                std::size_t stored = kBlock;
+                if (m_config.compression) {
+                    stored = encodeBlock(source, encoded.data(), compressed);
+                    if (compressed) {
+                        source = encoded.data();
+                    }
+                }
+                Slot slot;
+                slot.data = std::make_unique_for_overwrite<std::byte[]>(stored);
+                std::memcpy(slot.data.get(), source, stored);
+                slot.storedBytes = static_cast<std::uint16_t>(stored);
+                slot.compressed = compressed;
+                shard.slots.emplace(block, std::move(slot));
+                shard.physicalBytes += stored;
+                shard.touch(block);
+            }
+        }
+        shard.inFlightDone.notify_all();
+        if (!cacheAfter && whole) {
+            m_bypassed.fetch_add(1, std::memory_order_relaxed);
+        }
+    }
+    if (!written) {
+        return std::unexpected(
+            Error(written.error())
+                .addContext(fmt::format("writing {} bytes at {} to the backing store", data.size(),
+                                        offset)));
+    }
+    return {};
+}
+
+Expected<void> CacheEngine::waitForDirtyRoom() {
+    if (m_dirtyBlocks.load(std::memory_order_relaxed) < m_dirtyLimit) {
+        return {};
+    }
+    // Several writers may pass at once, so the limit can be exceeded by a few blocks per
+    // writer; it bounds RAM, it is not exact.
+    std::unique_lock lock(m_writerMutex);
+    m_writerWake.notify_one();
+    const bool room = m_dirtyRoom.wait_for(lock, m_config.dirtyWaitTimeout, [&] {
+        return m_stop || m_dirtyBlocks.load(std::memory_order_relaxed) < m_dirtyLimit;
+    });
+    if (!room) {
+        return fail(ErrorCode::Busy,
+                    "the cache's dirty limit is reached and write-back makes no progress "
+                    "(is the backing store failing?)");
+    }
+    return {};
+}
+
+Expected<void> CacheEngine::writeBack(std::uint64_t offset, std::span<const std::byte> data) {
+    const std::uint64_t end = offset + data.size();
+    const std::uint64_t first = offset / kBlock;
+    const std::uint64_t last = (end - 1) / kBlock;
+    // Dirty blocks of a bypassed stream are written back and dropped, never admitted.
+    const bool bypass = m_detector->bypass(offset, data.size());
+    std::array<std::byte, kBlock> merged;
+    std::array<std::byte, kCodecMaxEncoded> encoded;
+    for (std::uint64_t block = first; block <= last; ++block) {
+        if (auto room = waitForDirtyRoom(); !room) {
+            return room;
+        }
+        Shard& shard = shardOf(block);
+        const std::uint64_t blockStart = block * kBlock;
+        const std::uint64_t from = std::max(offset, blockStart);
+        const std::uint64_t to = std::min(end, blockStart + kBlock);
+        const bool whole = from == blockStart && to == blockStart + kBlock;
+        // A partial write merges into the cached block, or into the backing copy (read outside
+        // the lock) when the cache does not hold it; retried when the block's cached version
+        // changed meanwhile. A change of the backing copy alone can only come from a
+        // concurrent overlapping write, whose order is unspecified anyway.
+        for (int attempt = 0;; ++attempt) {
+            std::uint64_t baseGeneration = 0;
+            bool haveBase = whole;
+            if (!whole) {
+                {
+                    const std::scoped_lock lock(shard.mutex);
+                    auto found = shard.slots.find(block);
+                    if (found != shard.slots.end()) {
+                        const Slot& slot = found->second;
+                        haveBase = decodeBlock(slot.data.get(), slot.storedBytes, slot.compressed,
+                                               merged.data());
+                        baseGeneration = slot.generation;
+                    }
+                }
+                if (!haveBase) {
+                    if (auto got = m_backing.read(blockStart, merged); !got) {
+                        return std::unexpected(
+                            Error(got.error())
+                                .addContext(fmt::format("reading block {} to merge a partial write",
+                                                        block)));
+                    }
+                }
+                std::memcpy(merged.data() + (from - blockStart), data.data() + (from - offset),
+                            to - from);
+            }
+            const std::byte* source = whole ? data.data() + (blockStart - offset) : merged.data();
+            bool compressed = false;
+            std::size_t stored = kBlock;
+            if (m_config.compression) {
+                stored = encodeBlock(source, encoded.data(), compressed);
+                if (compressed) {
+                    source = encoded.data();
+                }
+            }
+            const std::scoped_lock lock(shard.mutex);
+            auto current = shard.slots.find(block);
+            const std::uint64_t currentGeneration =
+                current == shard.slots.end() ? 0 : current->second.generation;
+            if (!whole && currentGeneration != baseGeneration && attempt < 64) {
+                continue;
+            }
+            if (!whole && currentGeneration != baseGeneration) {
+                return fail(ErrorCode::Busy,
+                            fmt::format("block {} kept changing during a partial write", block));
+            }
+            auto [found, inserted] = shard.slots.try_emplace(block);
+            Slot& slot = found->second;
+            if (!inserted) {
+                shard.physicalBytes -= slot.storedBytes;
+            }
+            if (!inserted && slot.storedBytes == stored) {
+                std::memcpy(slot.data.get(), source, stored);
+            } else {
+                slot.data = std::make_unique_for_overwrite<std::byte[]>(stored);
+                std::memcpy(slot.data.get(), source, stored);
+            }
+            slot.storedBytes = static_cast<std::uint16_t>(stored);
+            slot.compressed = compressed;
+            slot.generation = shard.nextGeneration++;
+            if (!slot.dirty) {
+                slot.dirty = true;
+                m_dirtyBlocks.fetch_add(1, std::memory_order_relaxed);
+            }
+            shard.physicalBytes += stored;
+            ++shard.epoch;
+            if (bypass && inserted) {
+                slot.tracked = false;
+                m_bypassed.fetch_add(1, std::memory_order_relaxed);
+            } else {
+                shard.touch(block);
+            }
+            break;
+        }
+    }
+    if (m_dirtyBlocks.load(std::memory_order_relaxed) >= m_dirtyHigh) {
+        const std::scoped_lock lock(m_writerMutex);
+        m_writerWake.notify_one();
+    }
+    return {};
+}
+
+// ---- write-back ----
+
+Expected<void> CacheEngine::writebackPass(std::uint64_t limit) {
+    const std::scoped_lock passLock(m_writebackMutex);
+    std::vector<std::uint64_t> candidates;
+    for (const auto& shard : m_shards) {
+        const std::scoped_lock lock(shard->mutex);
+        for (const auto& [block, slot] : shard->slots) {
+            if (slot.dirty) {
+                candidates.push_back(block);
+            }
+        }
+    }
+    std::sort(candidates.begin(), candidates.end());
+    if (limit != 0 && candidates.size() > limit) {
+        // Keep whole runs: cut at the first gap after `limit` blocks.
+        std::size_t cut = limit;
+        while (cut < candidates.size() && candidates[cut] == candidates[cut - 1] + 1) {
+            ++cut;
+        }
+        candidates.resize(cut);
+    }
+    std::optional<Error> firstError;
+    std::vector<std::byte> buffer;
+    std::vector<std::uint64_t> generations;
+    std::size_t i = 0;
+    while (i < candidates.size()) {
+        // Gather a run of consecutive blocks that are still dirty.
+        const std::uint64_t runFirst = candidates[i];
+        buffer.clear();
+        generations.clear();
+        std::size_t j = i;
+        while (j < candidates.size() && candidates[j] == runFirst + (j - i) &&
+               j - i < kMaxRunBlocks) {
+            Shard& shard = shardOf(candidates[j]);
+            const std::scoped_lock lock(shard.mutex);
+            auto found = shard.slots.find(candidates[j]);
+            if (found == shard.slots.end() || !found->second.dirty) {
+                break;
+            }
+            buffer.resize(buffer.size() + kBlock);
+            const Slot& slot = found->second;
+            if (!decodeBlock(slot.data.get(), slot.storedBytes, slot.compressed,
+                             buffer.data() + buffer.size() - kBlock)) {
+                buffer.resize(buffer.size() - kBlock);
+                break;
+            }
+            generations.push_back(slot.generation);
+            ++j;
+        }
+        if (j == i) {
+            ++i; // no longer dirty (or discarded): skip it
+            continue;
+        }
+        auto written = m_backing.write(runFirst * kBlock, buffer, false);
+        m_writebackOps.fetch_add(1, std::memory_order_relaxed);
+        if (written) {
+            m_writebackBlocks.fetch_add(j - i, std::memory_order_relaxed);
+        } else {
+            m_writebackErrors.fetch_add(1, std::memory_order_relaxed);
+            if (!firstError) {
+                firstError = Error(written.error())
+                                 .addContext(fmt::format("writing back blocks {}..{}", runFirst,
+                                                         runFirst + (j - i) - 1));
+            }
+        }
+        for (std::size_t k = 0; k < j - i; ++k) {
+            const std::uint64_t block = runFirst + k;
+            Shard& shard = shardOf(block);
+            const std::scoped_lock lock(shard.mutex);
+            ++shard.epoch;
+            if (!written) {
+                continue;
+            }
+            auto found = shard.slots.find(block);
+            if (found == shard.slots.end() || !found->second.dirty ||
+                found->second.generation != generations[k]) {
+                continue;
+            }
+            found->second.dirty = false;
+            m_dirtyBlocks.fetch_sub(1, std::memory_order_relaxed);
+            if (!found->second.tracked) {
+                shard.erase(found);
+            }
+        }
+        { const std::scoped_lock lock(m_writerMutex); }
+        m_dirtyRoom.notify_all();
+        i = j;
+    }
+    if (firstError) {
+        return std::unexpected(*firstError);
+    }
+    return {};
+}
+
+void CacheEngine::writerLoop() {
+    for (;;) {
+        {
+            std::unique_lock lock(m_writerMutex);
+            m_writerWake.wait_for(lock, m_config.writebackInterval, [&] {
+                return m_stop || m_dirtyBlocks.load(std::memory_order_relaxed) >= m_dirtyHigh;
+            });
+            if (m_stop) {
+                return;
+            }
+        }
+        const std::uint64_t dirty = m_dirtyBlocks.load(std::memory_order_relaxed);
+        if (dirty == 0) {
+            continue;
+        }
+        // Over the high watermark: down to the low one. Otherwise (the interval passed):
+        // everything, so data does not sit dirty for long.
+        const std::uint64_t limit =
+            dirty >= m_dirtyHigh ? std::max<std::uint64_t>(1, dirty - m_dirtyLow) : 0;
+        if (auto written = writebackPass(limit); !written) {
+            log::get("cachectl")
+                ->warn("cache engine: write-back failed: {}", written.error().describe());
+            // Do not spin on a failing device.
+            std::unique_lock lock(m_writerMutex);
+            m_writerWake.wait_for(lock, m_config.writebackInterval, [&] { return m_stop; });
+        }
+    }
+}
+
+Expected<void> CacheEngine::flush() {
+    if (m_config.writeMode == WriteMode::WriteBack) {
+        if (auto written = writebackPass(0); !written) {
+            return std::unexpected(Error(written.error()).addContext("flushing the cache"));
+        }
+    }
+    return withContext(m_backing.flush(), "flushing the backing store");
+}
+
+// ---- discard and zeroes ----
+
+Expected<void> CacheEngine::discard(std::uint64_t offset, std::uint64_t length) {
+    if (auto range = checkRange(offset, length, m_size); !range) {
+        return range;
+    }
+    // Only whole blocks are dropped; the partial edges keep their data (discard is a hint).
+    const std::uint64_t first = (offset + kBlock - 1) / kBlock;
+    const std::uint64_t end = (offset + length) / kBlock;
+    if (first >= end) {
+        return {};
+    }
+    for (std::uint64_t block = first; block < end; ++block) {
+        Shard& shard = shardOf(block);
+        std::unique_lock lock(shard.mutex);
+        shard.inFlightDone.wait(lock, [&] { return !shard.inFlight.contains(block); });
+        if (auto found = shard.slots.find(block); found != shard.slots.end()) {
+            if (found->second.dirty) {
+                m_dirtyBlocks.fetch_sub(1, std::memory_order_relaxed);
+            }
+            shard.erase(found);
+        }
+        ++shard.epoch;
+    }
+    { const std::scoped_lock lock(m_writerMutex); }
+    m_dirtyRoom.notify_all();
+    return withContext(m_backing.discard(first * kBlock, (end - first) * kBlock),
+                       "discarding on the backing store");
+}
+
+Expected<void> CacheEngine::writeZeroes(std::uint64_t offset, std::uint64_t length, bool fua) {
+    if (auto range = checkRange(offset, length, m_size); !range) {
+        return range;
+    }
+    static const std::vector<std::byte> zeroes(kMaxRunBlocks * kBlock);
+    while (length > 0) {
+        const std::uint64_t chunk = std::min<std::uint64_t>(length, zeroes.size());
+        if (auto written = write(offset, std::span(zeroes.data(), chunk), false); !written) {
+            return written;
+        }
+        offset += chunk;
+        length -= chunk;
+    }
+    return fua ? flush() : Expected<void>{};
+}
+
+// ---- statistics ----
+
+CacheStats CacheEngine::stats() const {
+    CacheStats stats;
+    for (const auto& shard : m_shards) {
+        const std::scoped_lock lock(shard->mutex);
+        stats.readHits += shard->hits;
+        stats.readMisses += shard->misses;
+        stats.cachedBlocks += shard->slots.size();
+        stats.physicalBytes += shard->physicalBytes;
+        stats.metadataBytes +=
+            shard->policy->metadataBytes() + shard->slots.bucket_count() * sizeof(void*) +
+            shard->slots.size() * (sizeof(std::pair<const std::uint64_t, Slot>) + 16) +
+            shard->inFlight.size() * 32;
+    }
+    stats.logicalBytes = stats.cachedBlocks * kBlock;
+    stats.bypassed = m_bypassed.load();
+    stats.writes = m_writes.load();
+    stats.writebackOps = m_writebackOps.load();
+    stats.writebackBlocks = m_writebackBlocks.load();
+    stats.dirtyBytes = m_dirtyBlocks.load() * kBlock;
+    stats.capacityBlocks = m_capacityBlocks;
+    stats.writebackErrors = m_writebackErrors.load();
+    return stats;
+}
+
+} // namespace ssdk::cachectl::engine

@@ -1,0 +1,149 @@
+#pragma once
+// CacheEngine: a RAM block cache in front of a backing BlockStore, itself a BlockStore (what the
+// NBD server serves). 4 KiB blocks; the RAM budget counts cached data and metadata.
+//
+// - Reads are cached by the replacement policy (policy.h, "adaptive" by default). Misses of a
+//   sequential stream past `sequentialCutoff` bytes bypass the cache (per stream, bcache-like).
+// - Write-through: the backing write completes before write() returns; written blocks are
+//   cached afterwards. Write-back: full-block writes are absorbed in RAM as dirty blocks; a
+//   background writer writes them back, coalescing adjacent dirty blocks into writes of up to
+//   1 MiB, when dirty data passes the high watermark (down to the low one) and every
+//   `writebackInterval`. Writers wait while dirty data is at the dirty limit.
+// - flush() returns once every block dirty when it was called is on the backing store and the
+//   backing store was flushed. A FUA write is on the backing store (with FUA) before it returns.
+// - discard() drops the range from the cache (dirty data too) and passes it down.
+// - Optional LZ4 per block; a block that does not shrink by 1/8 (decided early from its first
+//   KiB) is stored raw.
+// - Sharded: blocks map to shards in 64 KiB groups; each shard has its own lock and policy.
+// - Errors of the backing store reach the caller as Expected errors. A write-back failure
+//   keeps the blocks dirty in RAM and is reported by the next flush() (and by stats()).
+//
+// Thread-safety: every public method may be called from any thread (BlockStore's contract).
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "core/cachectl/block_store.h"
+
+namespace ssdk::cachectl::engine {
+
+enum class WriteMode { WriteThrough, WriteBack };
+
+struct CacheConfig {
+    std::uint64_t ramBytes = 256ULL << 20; // data + metadata
+    WriteMode writeMode = WriteMode::WriteThrough;
+    bool compression = false;
+    std::uint64_t sequentialCutoff = 4ULL << 20; // 0 turns bypass off
+    // Shares of the cache's block capacity that may be dirty: above high the writer runs
+    // until dirty data is down to low; writers block at 100% of high + 1/8 of capacity.
+    double dirtyHighWatermark = 0.50;
+    double dirtyLowWatermark = 0.25;
+    std::chrono::milliseconds writebackInterval{1000};
+    // How long a write waits for room when dirty data is at the dirty limit before it fails
+    // with Busy (the backing store is failing or far too slow).
+    std::chrono::milliseconds dirtyWaitTimeout{30000};
+    std::string policy = "adaptive";
+    unsigned shards = 0; // 0: chosen from the hardware threads (a power of two, >= 4)
+};
+
+struct CacheStats {
+    std::uint64_t readHits = 0;        // 4 KiB blocks read from RAM
+    std::uint64_t readMisses = 0;      // blocks read from the backing store
+    std::uint64_t bypassed = 0;        // missed or written blocks kept out by the sequential cutoff
+    std::uint64_t writes = 0;          // blocks written by callers
+    std::uint64_t writebackOps = 0;    // backing writes issued by write-back
+    std::uint64_t writebackBlocks = 0; // blocks those writes carried
+    std::uint64_t dirtyBytes = 0;
+    std::uint64_t cachedBlocks = 0;
+    std::uint64_t logicalBytes = 0;  // cached blocks x 4 KiB
+    std::uint64_t physicalBytes = 0; // RAM their data takes (compressed or raw)
+    std::uint64_t metadataBytes = 0; // index + policy state, measured from the containers
+    std::uint64_t capacityBlocks = 0;
+    std::uint64_t writebackErrors = 0;
+
+    double hitRatio() const {
+        const auto total = readHits + readMisses;
+        return total == 0 ? 0.0 : static_cast<double>(readHits) / static_cast<double>(total);
+    }
+    double compressionRatio() const {
+        return physicalBytes == 0
+                   ? 1.0
+                   : static_cast<double>(logicalBytes) / static_cast<double>(physicalBytes);
+    }
+};
+
+class CacheEngine final : public BlockStore {
+public:
+    static constexpr std::uint32_t kBlockSize = 4096;
+
+    // backing must outlive the engine and have a size that is a multiple of 4 KiB.
+    // InvalidArgument for a budget too small for one block per shard, a bad watermark or an
+    // unknown policy.
+    static Expected<std::unique_ptr<CacheEngine>> create(BlockStore& backing, CacheConfig config);
+    // Stops the writer after writing dirty blocks back (errors are logged; call flush() first
+    // to see them).
+    ~CacheEngine() override;
+
+    CacheEngine(const CacheEngine&) = delete;
+    CacheEngine& operator=(const CacheEngine&) = delete;
+
+    std::uint64_t size() const override { return m_size; }
+    std::uint32_t blockSize() const override { return kBlockSize; }
+    Expected<void> read(std::uint64_t offset, std::span<std::byte> out) override;
+    Expected<void> write(std::uint64_t offset, std::span<const std::byte> data, bool fua) override;
+    Expected<void> flush() override;
+    Expected<void> discard(std::uint64_t offset, std::uint64_t length) override;
+    Expected<void> writeZeroes(std::uint64_t offset, std::uint64_t length, bool fua) override;
+
+    CacheStats stats() const;
+    const CacheConfig& config() const { return m_config; }
+
+private:
+    struct Shard;
+    class SequentialDetector;
+
+    CacheEngine(BlockStore& backing, CacheConfig config, std::uint64_t capacityBlocks);
+
+    Shard& shardOf(std::uint64_t block) const;
+    bool readCached(Shard& shard, std::uint64_t block, std::byte* out);
+    void insertClean(Shard& shard, std::uint64_t block, const std::byte* data, std::uint64_t epoch);
+    Expected<void> writeDirect(std::uint64_t firstBlock, std::uint64_t offset,
+                               std::span<const std::byte> data, bool fua, bool cacheAfter);
+    Expected<void> writeBack(std::uint64_t offset, std::span<const std::byte> data);
+    // Writes dirty blocks back: all of them (limit 0) or about `limit`. Holds m_writebackMutex.
+    Expected<void> writebackPass(std::uint64_t limit);
+    void writerLoop();
+    // Busy when dirty data stays at the dirty limit for dirtyWaitTimeout.
+    Expected<void> waitForDirtyRoom();
+
+    BlockStore& m_backing;
+    CacheConfig m_config;
+    std::uint64_t m_size;
+    std::uint64_t m_capacityBlocks;
+    std::uint64_t m_dirtyHigh;
+    std::uint64_t m_dirtyLow;
+    std::uint64_t m_dirtyLimit;
+    std::vector<std::unique_ptr<Shard>> m_shards;
+    std::uint64_t m_shardMask;
+    std::unique_ptr<SequentialDetector> m_detector;
+
+    std::atomic<std::uint64_t> m_dirtyBlocks{0};
+    std::atomic<std::uint64_t> m_bypassed{0};
+    std::atomic<std::uint64_t> m_writes{0};
+    std::atomic<std::uint64_t> m_writebackOps{0};
+    std::atomic<std::uint64_t> m_writebackBlocks{0};
+    std::atomic<std::uint64_t> m_writebackErrors{0};
+
+    std::mutex m_writebackMutex; // one write-back pass at a time (writer thread or flush)
+    std::mutex m_writerMutex;    // guards m_stop and the two condition variables' predicates
+    std::condition_variable m_writerWake;
+    std::condition_variable m_dirtyRoom;
+    bool m_stop = false;
+    std::thread m_writer;
+};
+
+} // namespace ssdk::cachectl::engine

@@ -1,0 +1,141 @@
+#pragma once
+// The concrete policies behind makePolicy (policy.h). Exposed so the adaptive policy can hold
+// them as experts and tests can drive each one.
+
+#include <list>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/cachectl/engine/policy.h"
+
+namespace ssdk::cachectl::engine {
+
+// Bytes a node-based container spends per element beyond the element (allocator header and
+// links), used by metadataBytes(): an estimate for glibc malloc on 64-bit.
+inline constexpr std::size_t kNodeOverhead = 16;
+
+class LruPolicy final : public Policy {
+public:
+    explicit LruPolicy(std::size_t capacity);
+
+    bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
+    bool contains(std::uint64_t key) const override { return m_index.contains(key); }
+    std::size_t size() const override { return m_index.size(); }
+    std::size_t capacity() const override { return m_capacity; }
+    std::string_view name() const override { return "lru"; }
+    std::size_t metadataBytes() const override;
+
+private:
+    std::size_t m_capacity;
+    std::list<std::uint64_t> m_order; // front = most recent
+    std::unordered_map<std::uint64_t, std::list<std::uint64_t>::iterator> m_index;
+};
+
+// S3-FIFO: new blocks enter a small FIFO (10% of the cache); a block referenced again while
+// there moves to the main FIFO when it leaves, others leave to a ghost FIFO of keys (as many
+// as the main FIFO holds). A miss on a ghost key enters main directly. Main evicts with a
+// 2-bit frequency: a block with frequency > 0 is reinserted with frequency - 1.
+class S3FifoPolicy final : public Policy {
+public:
+    explicit S3FifoPolicy(std::size_t capacity);
+
+    bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
+    bool contains(std::uint64_t key) const override { return m_resident.contains(key); }
+    std::size_t size() const override { return m_resident.size(); }
+    std::size_t capacity() const override { return m_capacity; }
+    std::string_view name() const override { return "s3fifo"; }
+    std::size_t metadataBytes() const override;
+
+private:
+    struct Entry {
+        std::uint8_t frequency = 0;
+        bool inMain = false;
+    };
+    void evictOne(std::vector<std::uint64_t>& evicted);
+    void addGhost(std::uint64_t key);
+
+    std::size_t m_capacity;
+    std::size_t m_smallCapacity;
+    std::size_t m_ghostCapacity;
+    std::unordered_map<std::uint64_t, Entry> m_resident;
+    std::list<std::uint64_t> m_small; // front = newest
+    std::list<std::uint64_t> m_main;  // front = newest
+    std::list<std::uint64_t> m_ghostOrder;
+    std::unordered_map<std::uint64_t, std::list<std::uint64_t>::iterator> m_ghosts;
+};
+
+// LIRS with a HIR share of 1% of the cache (at least one block) and a stack holding at most
+// 2x the cache in non-resident HIR entries beyond the resident blocks.
+class LirsPolicy final : public Policy {
+public:
+    explicit LirsPolicy(std::size_t capacity);
+
+    bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
+    bool contains(std::uint64_t key) const override;
+    std::size_t size() const override { return m_lirCount + m_queue.size(); }
+    std::size_t capacity() const override { return m_capacity; }
+    std::string_view name() const override { return "lirs"; }
+    std::size_t metadataBytes() const override;
+
+private:
+    using List = std::list<std::uint64_t>;
+    struct Entry {
+        bool lir = false;
+        bool resident = false;
+        bool inStack = false;
+        bool inQueue = false;
+        List::iterator stackPos;
+        List::iterator queuePos;
+        List::iterator ghostPos; // valid when in the stack as a non-resident HIR block
+    };
+    void pruneStack();
+    void pushStack(std::uint64_t key, Entry& entry);
+    void removeFromStack(Entry& entry);
+    void demoteBottomLir();
+    void evictFromQueue(std::vector<std::uint64_t>& evicted);
+    void limitGhosts();
+
+    std::size_t m_capacity;
+    std::size_t m_lirCapacity;
+    std::size_t m_hirCapacity;
+    std::size_t m_ghostLimit;
+    std::size_t m_lirCount = 0;
+    List m_stack;  // front = most recent
+    List m_queue;  // resident HIR blocks, front = next victim
+    List m_ghosts; // non-resident HIR blocks in the stack, front = oldest
+    std::unordered_map<std::uint64_t, Entry> m_entries;
+};
+
+// The default policy; see the comment in policy.h and adaptive_policy.cpp.
+class AdaptivePolicy final : public Policy {
+public:
+    explicit AdaptivePolicy(std::size_t capacity);
+
+    bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
+    bool contains(std::uint64_t key) const override { return m_resident.contains(key); }
+    std::size_t size() const override { return m_resident.size(); }
+    std::size_t capacity() const override { return m_capacity; }
+    std::string_view name() const override { return "adaptive"; }
+    std::size_t metadataBytes() const override;
+
+    // The expert the resident set follows now ("lirs", "s3fifo" or "lru").
+    std::string_view leader() const { return m_experts[m_leader]->name(); }
+
+private:
+    void switchLeader(std::size_t to);
+    void evictOrphan(std::vector<std::uint64_t>& evicted);
+
+    std::size_t m_capacity;
+    std::vector<std::unique_ptr<Policy>> m_experts;
+    std::vector<double> m_scores; // exponentially decayed hit counts
+    double m_decay;
+    std::size_t m_leader = 0;
+    std::unordered_set<std::uint64_t> m_resident;
+    // Resident blocks the leader does not hold (left over from an earlier leader): evicted
+    // first, oldest first. Entries that are no longer orphans are skipped lazily.
+    std::list<std::uint64_t> m_orphans;
+    std::unordered_set<std::uint64_t> m_orphanSet;
+    std::vector<std::uint64_t> m_scratch;
+};
+
+} // namespace ssdk::cachectl::engine

@@ -1,0 +1,318 @@
+#include "core/cachectl/engine/policy.h"
+
+#include <algorithm>
+
+#include "core/cachectl/engine/policies.h"
+
+namespace ssdk::cachectl::engine {
+
+namespace {
+
+template <typename Map> std::size_t mapBytes(const Map& map) {
+    return map.bucket_count() * sizeof(void*) +
+           map.size() * (sizeof(typename Map::value_type) + kNodeOverhead);
+}
+
+template <typename T> std::size_t listBytes(const std::list<T>& list) {
+    return list.size() * (sizeof(T) + kNodeOverhead);
+}
+
+} // namespace
+
+std::vector<std::string> policyNames() {
+    return {"adaptive", "lru", "s3fifo", "lirs"};
+}
+
+Expected<std::unique_ptr<Policy>> makePolicy(std::string_view name, std::size_t capacityBlocks) {
+    if (capacityBlocks == 0) {
+        return fail(ErrorCode::InvalidArgument, "a cache needs at least one block");
+    }
+    if (name == "adaptive") {
+        return std::make_unique<AdaptivePolicy>(capacityBlocks);
+    }
+    if (name == "lru") {
+        return std::make_unique<LruPolicy>(capacityBlocks);
+    }
+    if (name == "s3fifo") {
+        return std::make_unique<S3FifoPolicy>(capacityBlocks);
+    }
+    if (name == "lirs") {
+        return std::make_unique<LirsPolicy>(capacityBlocks);
+    }
+    return fail(ErrorCode::InvalidArgument,
+                "unknown cache policy '" + std::string(name) + "' (adaptive, lru, s3fifo, lirs)");
+}
+
+// ---- LRU ----
+
+LruPolicy::LruPolicy(std::size_t capacity)
+    : m_capacity(capacity) {}
+
+bool LruPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) {
+    if (auto found = m_index.find(key); found != m_index.end()) {
+        m_order.splice(m_order.begin(), m_order, found->second);
+        return true;
+    }
+    if (m_index.size() >= m_capacity) {
+        const std::uint64_t victim = m_order.back();
+        m_order.pop_back();
+        m_index.erase(victim);
+        evicted.push_back(victim);
+    }
+    m_order.push_front(key);
+    m_index.emplace(key, m_order.begin());
+    return false;
+}
+
+std::size_t LruPolicy::metadataBytes() const {
+    return mapBytes(m_index) + listBytes(m_order);
+}
+
+// ---- S3-FIFO ----
+
+// References (beyond the first) a block needs while in the small FIFO to move to main.
+constexpr int kMoveToMainThreshold = 2;
+
+S3FifoPolicy::S3FifoPolicy(std::size_t capacity)
+    : m_capacity(capacity)
+    , m_smallCapacity(std::max<std::size_t>(1, capacity / 10))
+    , m_ghostCapacity(std::max<std::size_t>(1, capacity - capacity / 10)) {}
+
+bool S3FifoPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) {
+    if (auto found = m_resident.find(key); found != m_resident.end()) {
+        found->second.frequency =
+            static_cast<std::uint8_t>(std::min(3, found->second.frequency + 1));
+        return true;
+    }
+    bool wasGhost = false;
+    if (auto ghost = m_ghosts.find(key); ghost != m_ghosts.end()) {
+        m_ghostOrder.erase(ghost->second);
+        m_ghosts.erase(ghost);
+        wasGhost = true;
+    }
+    while (m_resident.size() >= m_capacity) {
+        evictOne(evicted);
+    }
+    if (wasGhost) {
+        m_main.push_front(key);
+        m_resident.emplace(key, Entry{.frequency = 0, .inMain = true});
+    } else {
+        m_small.push_front(key);
+        m_resident.emplace(key, Entry{.frequency = 0, .inMain = false});
+    }
+    return false;
+}
+
+void S3FifoPolicy::evictOne(std::vector<std::uint64_t>& evicted) {
+    for (;;) {
+        if (!m_small.empty() && (m_small.size() > m_smallCapacity || m_main.empty())) {
+            const std::uint64_t key = m_small.back();
+            m_small.pop_back();
+            Entry& entry = m_resident.at(key);
+            if (entry.frequency >= kMoveToMainThreshold) {
+                entry.frequency = 0;
+                entry.inMain = true;
+                m_main.push_front(key);
+                continue;
+            }
+            m_resident.erase(key);
+            addGhost(key);
+            evicted.push_back(key);
+            return;
+        }
+        const std::uint64_t key = m_main.back();
+        m_main.pop_back();
+        Entry& entry = m_resident.at(key);
+        if (entry.frequency > 0) {
+            --entry.frequency;
+            m_main.push_front(key);
+            continue;
+        }
+        m_resident.erase(key);
+        evicted.push_back(key);
+        return;
+    }
+}
+
+void S3FifoPolicy::addGhost(std::uint64_t key) {
+    m_ghostOrder.push_back(key);
+    m_ghosts.emplace(key, std::prev(m_ghostOrder.end()));
+    if (m_ghosts.size() > m_ghostCapacity) {
+        m_ghosts.erase(m_ghostOrder.front());
+        m_ghostOrder.pop_front();
+    }
+}
+
+std::size_t S3FifoPolicy::metadataBytes() const {
+    return mapBytes(m_resident) + listBytes(m_small) + listBytes(m_main) + mapBytes(m_ghosts) +
+           listBytes(m_ghostOrder);
+}
+
+// ---- LIRS ----
+
+LirsPolicy::LirsPolicy(std::size_t capacity)
+    : m_capacity(capacity)
+    , m_hirCapacity(std::max<std::size_t>(1, capacity / 100))
+    , m_ghostLimit(2 * capacity) {
+    m_lirCapacity = capacity > m_hirCapacity ? capacity - m_hirCapacity : 0;
+    if (m_lirCapacity == 0) {
+        // A one-block cache: the single slot is the HIR queue.
+        m_hirCapacity = capacity;
+    }
+}
+
+bool LirsPolicy::contains(std::uint64_t key) const {
+    auto found = m_entries.find(key);
+    return found != m_entries.end() && found->second.resident;
+}
+
+void LirsPolicy::pushStack(std::uint64_t key, Entry& entry) {
+    m_stack.push_front(key);
+    entry.stackPos = m_stack.begin();
+    entry.inStack = true;
+}
+
+void LirsPolicy::removeFromStack(Entry& entry) {
+    m_stack.erase(entry.stackPos);
+    entry.inStack = false;
+}
+
+// Removes HIR entries from the bottom of the stack until a LIR block is at the bottom.
+void LirsPolicy::pruneStack() {
+    while (!m_stack.empty()) {
+        const std::uint64_t key = m_stack.back();
+        auto found = m_entries.find(key);
+        Entry& entry = found->second;
+        if (entry.lir) {
+            return;
+        }
+        m_stack.pop_back();
+        entry.inStack = false;
+        if (!entry.resident) {
+            m_ghosts.erase(entry.ghostPos);
+            m_entries.erase(found);
+        }
+    }
+}
+
+void LirsPolicy::demoteBottomLir() {
+    const std::uint64_t key = m_stack.back();
+    Entry& entry = m_entries.at(key);
+    m_stack.pop_back();
+    entry.inStack = false;
+    entry.lir = false;
+    --m_lirCount;
+    m_queue.push_back(key);
+    entry.queuePos = std::prev(m_queue.end());
+    entry.inQueue = true;
+    pruneStack();
+}
+
+void LirsPolicy::evictFromQueue(std::vector<std::uint64_t>& evicted) {
+    const std::uint64_t key = m_queue.front();
+    m_queue.pop_front();
+    auto found = m_entries.find(key);
+    Entry& entry = found->second;
+    entry.inQueue = false;
+    entry.resident = false;
+    evicted.push_back(key);
+    if (entry.inStack) {
+        m_ghosts.push_back(key);
+        entry.ghostPos = std::prev(m_ghosts.end());
+    } else {
+        m_entries.erase(found);
+    }
+}
+
+void LirsPolicy::limitGhosts() {
+    while (m_ghosts.size() > m_ghostLimit) {
+        const std::uint64_t key = m_ghosts.front();
+        m_ghosts.pop_front();
+        auto found = m_entries.find(key);
+        removeFromStack(found->second);
+        m_entries.erase(found);
+    }
+}
+
+bool LirsPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) {
+    auto found = m_entries.find(key);
+    if (found != m_entries.end() && found->second.resident) {
+        Entry& entry = found->second;
+        if (entry.lir) {
+            const bool wasBottom = entry.stackPos == std::prev(m_stack.end());
+            m_stack.splice(m_stack.begin(), m_stack, entry.stackPos);
+            if (wasBottom) {
+                pruneStack();
+            }
+        } else if (entry.inStack && m_lirCapacity > 0) {
+            m_stack.splice(m_stack.begin(), m_stack, entry.stackPos);
+            m_queue.erase(entry.queuePos);
+            entry.inQueue = false;
+            entry.lir = true;
+            ++m_lirCount;
+            demoteBottomLir();
+        } else {
+            if (entry.inStack) {
+                m_stack.splice(m_stack.begin(), m_stack, entry.stackPos);
+            } else {
+                pushStack(key, entry);
+            }
+            m_queue.splice(m_queue.end(), m_queue, entry.queuePos);
+        }
+        return true;
+    }
+    if (m_lirCount < m_lirCapacity) {
+        if (found != m_entries.end()) {
+            Entry& entry = found->second;
+            m_ghosts.erase(entry.ghostPos);
+            m_stack.splice(m_stack.begin(), m_stack, entry.stackPos);
+            entry.resident = true;
+            entry.lir = true;
+        } else {
+            Entry& entry = m_entries[key];
+            entry.resident = true;
+            entry.lir = true;
+            pushStack(key, entry);
+        }
+        ++m_lirCount;
+        return false;
+    }
+    if (m_queue.size() >= m_hirCapacity) {
+        evictFromQueue(evicted);
+    }
+    if (found != m_entries.end() && m_lirCapacity == 0) {
+        // A one-block cache has no LIR set: the block is the resident HIR block again.
+        Entry& entry = found->second;
+        m_ghosts.erase(entry.ghostPos);
+        m_stack.splice(m_stack.begin(), m_stack, entry.stackPos);
+        entry.resident = true;
+        m_queue.push_back(key);
+        entry.queuePos = std::prev(m_queue.end());
+        entry.inQueue = true;
+    } else if (found != m_entries.end()) {
+        // A non-resident HIR block still in the stack: its reuse distance beats the bottom
+        // LIR block's recency, so it becomes LIR.
+        Entry& entry = found->second;
+        m_ghosts.erase(entry.ghostPos);
+        m_stack.splice(m_stack.begin(), m_stack, entry.stackPos);
+        entry.resident = true;
+        entry.lir = true;
+        ++m_lirCount;
+        demoteBottomLir();
+    } else {
+        Entry& entry = m_entries[key];
+        entry.resident = true;
+        pushStack(key, entry);
+        m_queue.push_back(key);
+        entry.queuePos = std::prev(m_queue.end());
+        entry.inQueue = true;
+    }
+    limitGhosts();
+    return false;
+}
+
+std::size_t LirsPolicy::metadataBytes() const {
+    return mapBytes(m_entries) + listBytes(m_stack) + listBytes(m_queue) + listBytes(m_ghosts);
+}
+
+} // namespace ssdk::cachectl::engine

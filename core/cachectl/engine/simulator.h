@@ -1,0 +1,37 @@
+#pragma once
+// Trace-driven simulation of a policy: every reference is one block, the cache starts cold,
+// hit ratio = hits / references (REFERENCE.md's convention).
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/base/error.h"
+
+namespace ssdk::cachectl::engine {
+
+struct SimulationResult {
+    std::string policy;
+    std::uint64_t cacheBlocks = 0;
+    std::uint64_t requests = 0;
+    std::uint64_t uniqueBlocks = 0;
+    std::uint64_t hits = 0;
+
+    // A fraction in [0, 1]; 0 for an empty trace.
+    double hitRatio() const {
+        return requests == 0 ? 0.0 : static_cast<double>(hits) / static_cast<double>(requests);
+    }
+};
+
+std::uint64_t countUniqueBlocks(std::span<const std::uint64_t> refs);
+
+// InvalidArgument for an unknown policy or a cache of 0 blocks.
+Expected<SimulationResult> simulate(std::span<const std::uint64_t> refs, std::string_view policy,
+                                    std::uint64_t cacheBlocks);
+
+// Cache sizes for a miss-ratio curve: `points` sizes spread geometrically from 1/1000 of the
+// unique blocks (at least 16) to the unique blocks, ascending and distinct.
+std::vector<std::uint64_t> mrcSizes(std::uint64_t uniqueBlocks, std::size_t points);
+
+} // namespace ssdk::cachectl::engine

@@ -1,0 +1,212 @@
+#include "core/cachectl/nbd/socket_io.h"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <fmt/core.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+namespace ssdk::cachectl::nbd {
+
+Expected<std::size_t> readFull(int fd, std::span<std::byte> out) {
+    std::size_t done = 0;
+    while (done < out.size()) {
+        const ssize_t n = ::read(fd, out.data() + done, out.size() - done);
+        if (n == 0) {
+            break;
+        }
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return failErrno(errno, "reading from the NBD socket");
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    return done;
+}
+
+Expected<void> readExact(int fd, std::span<std::byte> out) {
+    auto got = readFull(fd, out);
+    if (!got) {
+        return std::unexpected(got.error());
+    }
+    if (*got != out.size()) {
+        return fail(ErrorCode::Io, "the NBD peer closed the connection in the middle of a message");
+    }
+    return {};
+}
+
+Expected<void> discardBytes(int fd, std::uint64_t length) {
+    std::array<std::byte, 64 * 1024> sink{};
+    while (length > 0) {
+        const std::size_t chunk =
+            length < sink.size() ? static_cast<std::size_t>(length) : sink.size();
+        if (auto read = readExact(fd, std::span(sink).first(chunk)); !read) {
+            return read;
+        }
+        length -= chunk;
+    }
+    return {};
+}
+
+Expected<void> writeAll(int fd, std::span<const std::byte> data) {
+    iovec one{.iov_base = const_cast<std::byte*>(data.data()), .iov_len = data.size()};
+    return writevAll(fd, std::span(&one, 1));
+}
+
+Expected<void> writevAll(int fd, std::span<iovec> iov) {
+    std::size_t first = 0;
+    while (first < iov.size()) {
+        msghdr message{};
+        message.msg_iov = iov.data() + first;
+        message.msg_iovlen = iov.size() - first;
+        const ssize_t n = ::sendmsg(fd, &message, MSG_NOSIGNAL);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return failErrno(errno, "writing to the NBD socket");
+        }
+        auto left = static_cast<std::size_t>(n);
+        while (first < iov.size() && left >= iov[first].iov_len) {
+            left -= iov[first].iov_len;
+            ++first;
+        }
+        if (first < iov.size()) {
+            iov[first].iov_base = static_cast<std::byte*>(iov[first].iov_base) + left;
+            iov[first].iov_len -= left;
+        }
+    }
+    return {};
+}
+
+BufferedReader::BufferedReader(int fd, std::size_t capacity)
+    : m_fd(fd)
+    , m_buffer(capacity) {}
+
+Expected<std::size_t> BufferedReader::readFull(std::span<std::byte> out) {
+    std::size_t done = 0;
+    while (done < out.size()) {
+        if (m_begin == m_end) {
+            const std::size_t left = out.size() - done;
+            if (left >= m_buffer.size()) {
+                // A large payload goes straight to its destination.
+                auto direct = nbd::readFull(m_fd, out.subspan(done));
+                if (!direct) {
+                    return direct;
+                }
+                return done + *direct;
+            }
+            ssize_t n = 0;
+            do {
+                n = ::read(m_fd, m_buffer.data(), m_buffer.size());
+            } while (n < 0 && errno == EINTR);
+            if (n < 0) {
+                return failErrno(errno, "reading from the NBD socket");
+            }
+            if (n == 0) {
+                return done;
+            }
+            m_begin = 0;
+            m_end = static_cast<std::size_t>(n);
+        }
+        const std::size_t take = std::min(out.size() - done, m_end - m_begin);
+        std::copy_n(m_buffer.begin() + static_cast<std::ptrdiff_t>(m_begin), take,
+                    out.begin() + static_cast<std::ptrdiff_t>(done));
+        m_begin += take;
+        done += take;
+    }
+    return done;
+}
+
+Expected<void> BufferedReader::readExact(std::span<std::byte> out) {
+    auto got = readFull(out);
+    if (!got) {
+        return std::unexpected(got.error());
+    }
+    if (*got != out.size()) {
+        return fail(ErrorCode::Io, "the NBD peer closed the connection in the middle of a message");
+    }
+    return {};
+}
+
+Expected<void> BufferedReader::discard(std::uint64_t length) {
+    std::array<std::byte, 64 * 1024> sink{};
+    while (length > 0) {
+        const std::size_t chunk =
+            length < sink.size() ? static_cast<std::size_t>(length) : sink.size();
+        if (auto read = readExact(std::span(sink).first(chunk)); !read) {
+            return read;
+        }
+        length -= chunk;
+    }
+    return {};
+}
+
+namespace {
+
+Expected<sockaddr_un> unixAddress(const std::filesystem::path& path) {
+    sockaddr_un address{};
+    if (path.native().size() >= sizeof(address.sun_path)) {
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("socket path {} is longer than {} bytes", path.string(),
+                                sizeof(address.sun_path) - 1));
+    }
+    address.sun_family = AF_UNIX;
+    std::memcpy(address.sun_path, path.c_str(), path.native().size());
+    return address;
+}
+
+} // namespace
+
+Expected<UniqueFd> connectUnixSocket(const std::filesystem::path& path) {
+    auto address = unixAddress(path);
+    if (!address) {
+        return std::unexpected(address.error());
+    }
+    UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (!fd.valid()) {
+        return failErrno(errno, "creating a Unix socket");
+    }
+    if (::connect(fd.get(), reinterpret_cast<sockaddr*>(&*address), sizeof(*address)) != 0) {
+        return failErrno(errno, fmt::format("connecting to {}", path.string()));
+    }
+    return fd;
+}
+
+Expected<UniqueFd> listenUnixSocket(const std::filesystem::path& path) {
+    auto address = unixAddress(path);
+    if (!address) {
+        return std::unexpected(address.error());
+    }
+    struct stat info {};
+    if (::lstat(path.c_str(), &info) == 0) {
+        if (!S_ISSOCK(info.st_mode)) {
+            return fail(ErrorCode::Busy,
+                        fmt::format("{} exists and is not a socket", path.string()));
+        }
+        if (connectUnixSocket(path)) {
+            return fail(ErrorCode::Busy,
+                        fmt::format("another server is listening on {}", path.string()));
+        }
+        ::unlink(path.c_str());
+    }
+    UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (!fd.valid()) {
+        return failErrno(errno, "creating a Unix socket");
+    }
+    if (::bind(fd.get(), reinterpret_cast<sockaddr*>(&*address), sizeof(*address)) != 0) {
+        return failErrno(errno, fmt::format("binding {}", path.string()));
+    }
+    if (::listen(fd.get(), 64) != 0) {
+        return failErrno(errno, fmt::format("listening on {}", path.string()));
+    }
+    return fd;
+}
+
+} // namespace ssdk::cachectl::nbd

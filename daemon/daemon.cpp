@@ -1,0 +1,345 @@
+#include "daemon/daemon.h"
+
+#include <cerrno>
+#include <fmt/core.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/base/log.h"
+#include "daemon/served_store.h"
+
+namespace ssdk::daemon {
+
+namespace {
+
+Json errorReply(const Error& error) {
+    return Json{{"ok", false}, {"error", toJson(error)}};
+}
+
+Expected<std::unique_ptr<cachectl::BlockStore>> openBacking(const ExportConfig& exported) {
+    auto store = cachectl::FileBlockStore::open(exported.backing);
+    if (!store) {
+        return std::unexpected(
+            std::move(store.error()).addContext(fmt::format("opening export '{}'", exported.name)));
+    }
+    return std::make_unique<cachectl::FileBlockStore>(std::move(*store));
+}
+
+Json statsOf(const cachectl::nbd::Export& exported) {
+    const auto& s = exported.stats();
+    const auto load = [](const auto& counter) { return counter.load(std::memory_order_relaxed); };
+    return Json{{"name", exported.name()},
+                {"read_ops", load(s.readOps)},
+                {"read_bytes", load(s.readBytes)},
+                {"write_ops", load(s.writeOps)},
+                {"write_bytes", load(s.writeBytes)},
+                {"flush_ops", load(s.flushOps)},
+                {"trim_ops", load(s.trimOps)},
+                {"trim_bytes", load(s.trimBytes)},
+                {"zero_ops", load(s.zeroOps)},
+                {"zero_bytes", load(s.zeroBytes)},
+                {"error_replies", load(s.errorReplies)},
+                {"connections_total", load(s.connectionsTotal)},
+                {"connections_active", load(s.connectionsActive)}};
+}
+
+} // namespace
+
+Daemon::Daemon(DaemonConfig config)
+    : m_config(std::move(config))
+    , m_started(std::chrono::steady_clock::now()) {}
+
+Daemon::~Daemon() {
+    (void)shutdown();
+}
+
+Expected<std::unique_ptr<Daemon>> Daemon::create(DaemonConfig config) {
+    if (auto valid = validate(config); !valid) {
+        return std::unexpected(valid.error());
+    }
+    std::unique_ptr<Daemon> daemon(new Daemon(std::move(config)));
+    std::vector<std::shared_ptr<cachectl::nbd::Export>> exports;
+    for (const auto& exportConfig : daemon->m_config.exports) {
+        auto backing = openBacking(exportConfig);
+        if (!backing) {
+            return std::unexpected(backing.error());
+        }
+        struct stat info {};
+        const bool blockDevice =
+            ::stat(exportConfig.backing.c_str(), &info) == 0 && S_ISBLK(info.st_mode);
+        auto served = makeServedStore(daemon->m_config, exportConfig, std::move(*backing));
+        if (!served) {
+            return std::unexpected(served.error());
+        }
+        auto exported = std::make_shared<cachectl::nbd::Export>(
+            exportConfig.name, served->store, served->cacheMode, daemon->m_config.writeMode);
+        exports.push_back(exported);
+        daemon->m_hosted.push_back(
+            Hosted{.config = exportConfig, .exported = exported, .blockDevice = blockDevice});
+    }
+    daemon->m_server = std::make_unique<cachectl::nbd::Server>(
+        std::move(exports), cachectl::nbd::ServerOptions{
+                                .threadsPerConnection = daemon->m_config.threadsPerConnection});
+    if (auto listening = daemon->m_server->listenUnix(daemon->m_config.socket); !listening) {
+        return std::unexpected(listening.error());
+    }
+    if (daemon->m_config.tcp) {
+        auto port =
+            daemon->m_server->listenTcp(daemon->m_config.tcp->host, daemon->m_config.tcp->port);
+        if (!port) {
+            return std::unexpected(port.error());
+        }
+        daemon->m_tcpPort = *port;
+    }
+    if (daemon->m_config.control) {
+        Daemon* self = daemon.get();
+        auto control =
+            ControlServer::listen(*daemon->m_config.control, [self](const Json& request) {
+                return self->handleControl(request);
+            });
+        if (!control) {
+            return std::unexpected(control.error());
+        }
+        daemon->m_control = std::move(*control);
+    }
+    return daemon;
+}
+
+void Daemon::start() {
+    m_server->start();
+    if (m_control) {
+        m_control->start();
+    }
+}
+
+Expected<void> Daemon::shutdown() {
+    if (m_shutDown) {
+        return {};
+    }
+    m_shutDown = true;
+    if (m_control) {
+        m_control->stop();
+    }
+    if (m_server) {
+        m_server->stop();
+    }
+    Expected<void> result;
+    for (const auto& hosted : m_hosted) {
+        auto flushed = hosted.exported->store()->flush();
+        if (!flushed) {
+            log::get("daemon")->error("flushing export '{}' at shutdown: {}", hosted.config.name,
+                                      flushed.error().describe());
+            if (result) {
+                result = std::unexpected(
+                    std::move(flushed.error())
+                        .addContext(fmt::format("flushing export '{}'", hosted.config.name)));
+            }
+        }
+    }
+    return result;
+}
+
+Json Daemon::handleControl(const Json& request) {
+    const auto cmd = request.find("cmd");
+    if (cmd == request.end() || !cmd->is_string()) {
+        return errorReply(Error(ErrorCode::InvalidArgument,
+                                "a control request needs \"cmd\": status, stats, flush, mode "
+                                "or resize"));
+    }
+    const std::string name = cmd->get<std::string>();
+    Expected<Json> reply =
+        fail(ErrorCode::InvalidArgument, fmt::format("unknown control command '{}'", name));
+    if (name == "status") {
+        reply = status();
+    } else if (name == "stats") {
+        reply = stats();
+    } else if (name == "flush") {
+        reply = flush(request);
+    } else if (name == "mode") {
+        reply = changeMode(request);
+    } else if (name == "resize") {
+        reply = resize(request);
+    }
+    if (!reply) {
+        return errorReply(reply.error());
+    }
+    (*reply)["ok"] = true;
+    return *reply;
+}
+
+Expected<Daemon::Hosted*> Daemon::findHosted(const Json& request) {
+    const auto name = request.find("export");
+    if (name == request.end()) {
+        if (m_hosted.size() == 1) {
+            return &m_hosted.front();
+        }
+        return fail(ErrorCode::InvalidArgument,
+                    "this daemon serves several exports: name one with \"export\"");
+    }
+    if (!name->is_string()) {
+        return fail(ErrorCode::InvalidArgument, "\"export\" must be a string");
+    }
+    for (auto& hosted : m_hosted) {
+        if (hosted.config.name == name->get<std::string>()) {
+            return &hosted;
+        }
+    }
+    return fail(ErrorCode::NotFound, fmt::format("no export named '{}'", name->get<std::string>()));
+}
+
+Expected<Json> Daemon::status() {
+    Json exports = Json::array();
+    for (const auto& hosted : m_hosted) {
+        const auto store = hosted.exported->store();
+        exports.push_back(Json{{"name", hosted.config.name},
+                               {"backing", hosted.config.backing.string()},
+                               {"backing_kind", hosted.blockDevice ? "block-device" : "file"},
+                               {"size", store->size()},
+                               {"block_size", store->blockSize()},
+                               {"cache_mode", hosted.exported->cacheMode()},
+                               {"write_mode", std::string(toString(hosted.exported->writeMode()))},
+                               {"connections", hosted.exported->stats().connectionsActive.load(
+                                                   std::memory_order_relaxed)}});
+    }
+    Json daemon{{"pid", ::getpid()},
+                {"socket", m_config.socket.string()},
+                {"threads_per_connection", m_config.threadsPerConnection},
+                {"uptime_s", std::chrono::duration_cast<std::chrono::seconds>(
+                                 std::chrono::steady_clock::now() - m_started)
+                                 .count()}};
+    if (m_tcpPort) {
+        daemon["tcp"] = fmt::format("{}:{}", m_config.tcp->host, *m_tcpPort);
+    }
+    if (m_config.control) {
+        daemon["control"] = m_config.control->string();
+    }
+    return Json{{"daemon", daemon}, {"exports", exports}};
+}
+
+Json Daemon::stats() {
+    Json exports = Json::array();
+    for (const auto& hosted : m_hosted) {
+        exports.push_back(statsOf(*hosted.exported));
+    }
+    return Json{{"exports", exports}};
+}
+
+Expected<Json> Daemon::flush(const Json& request) {
+    std::vector<Hosted*> targets;
+    if (request.contains("export")) {
+        auto hosted = findHosted(request);
+        if (!hosted) {
+            return std::unexpected(hosted.error());
+        }
+        targets.push_back(*hosted);
+    } else {
+        for (auto& hosted : m_hosted) {
+            targets.push_back(&hosted);
+        }
+    }
+    Json flushed = Json::array();
+    for (auto* hosted : targets) {
+        if (auto result = hosted->exported->store()->flush(); !result) {
+            return std::unexpected(
+                std::move(result.error())
+                    .addContext(fmt::format("flushing export '{}'", hosted->config.name)));
+        }
+        flushed.push_back(hosted->config.name);
+    }
+    return Json{{"flushed", flushed}};
+}
+
+Expected<Json> Daemon::changeMode(const Json& request) {
+    auto hosted = findHosted(request);
+    if (!hosted) {
+        return std::unexpected(hosted.error());
+    }
+    const auto modeField = request.find("write_mode");
+    if (modeField == request.end() || !modeField->is_string()) {
+        return fail(ErrorCode::InvalidArgument,
+                    "\"mode\" needs \"write_mode\": \"write-back\" or \"write-through\"");
+    }
+    auto mode = cachectl::nbd::writeModeFromString(modeField->get<std::string>());
+    if (!mode) {
+        return std::unexpected(mode.error());
+    }
+    auto& exported = *(*hosted)->exported;
+    const auto previous = exported.writeMode();
+    exported.setWriteMode(*mode);
+    if (*mode == cachectl::nbd::WriteMode::WriteThrough) {
+        // Writes acknowledged before the switch become durable now, as write-through promises.
+        if (auto flushed = exported.store()->flush(); !flushed) {
+            exported.setWriteMode(previous);
+            return std::unexpected(flushed.error());
+        }
+    }
+    log::get("daemon")->info("export '{}' write mode {} -> {}", exported.name(), toString(previous),
+                             toString(*mode));
+    return Json{{"export", exported.name()},
+                {"write_mode", std::string(toString(*mode))},
+                {"previous", std::string(toString(previous))}};
+}
+
+Expected<Json> Daemon::resize(const Json& request) {
+    std::lock_guard lock(m_resizeMutex);
+    auto found = findHosted(request);
+    if (!found) {
+        return std::unexpected(found.error());
+    }
+    Hosted& hosted = **found;
+    const auto sizeField = request.find("size");
+    if (sizeField == request.end() || !sizeField->is_number_integer() ||
+        (!sizeField->is_number_unsigned() && sizeField->get<std::int64_t>() < 0)) {
+        return fail(ErrorCode::InvalidArgument, "\"resize\" needs \"size\": bytes");
+    }
+    const auto newSize = sizeField->get<std::uint64_t>();
+    const bool allowShrink = request.value("allow_shrink", false);
+    if (hosted.blockDevice) {
+        return fail(ErrorCode::Unsupported,
+                    fmt::format("export '{}' is backed by block device {}: its size is the "
+                                "device's",
+                                hosted.config.name, hosted.config.backing.string()));
+    }
+    const auto current = hosted.exported->store();
+    if (newSize == 0 || newSize % 4096 != 0) {
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("size {} is not a positive multiple of 4096", newSize));
+    }
+    if (newSize < current->size()) {
+        if (!allowShrink) {
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("shrinking '{}' from {} to {} bytes drops data: pass "
+                                    "\"allow_shrink\": true",
+                                    hosted.config.name, current->size(), newSize));
+        }
+        if (hosted.exported->stats().connectionsActive.load() > 0) {
+            return fail(ErrorCode::Busy,
+                        fmt::format("export '{}' has NBD clients attached; shrink it after they "
+                                    "disconnect",
+                                    hosted.config.name));
+        }
+    }
+    const std::uint64_t oldSize = current->size();
+    if (auto flushed = current->flush(); !flushed) {
+        return std::unexpected(flushed.error());
+    }
+    if (::truncate(hosted.config.backing.c_str(), static_cast<off_t>(newSize)) != 0) {
+        return failErrno(errno, fmt::format("resizing {}", hosted.config.backing.string()));
+    }
+    auto backing = openBacking(hosted.config);
+    if (!backing) {
+        return std::unexpected(backing.error());
+    }
+    auto served = makeServedStore(m_config, hosted.config, std::move(*backing));
+    if (!served) {
+        return std::unexpected(served.error());
+    }
+    hosted.exported->replaceStore(served->store, served->cacheMode);
+    log::get("daemon")->info("export '{}' resized from {} to {} bytes", hosted.config.name, oldSize,
+                             newSize);
+    // Attached clients keep the size they negotiated (simple NBD has no resize notice);
+    // their requests are checked against the new size. New clients see the new size.
+    return Json{{"export", hosted.config.name}, {"size", newSize}, {"previous_size", oldSize}};
+}
+
+} // namespace ssdk::daemon

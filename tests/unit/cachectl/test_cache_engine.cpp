@@ -1,0 +1,508 @@
+// CacheEngine against a plain reference model (differential), flush/FUA durability, backing
+// store faults, the dirty limit, compression and scan resistance.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <thread>
+
+#include "core/cachectl/engine/block_codec.h"
+#include "core/cachectl/engine/cache_engine.h"
+
+using namespace ssdk;
+using namespace ssdk::cachectl;
+using namespace ssdk::cachectl::engine;
+
+namespace {
+
+constexpr std::uint64_t kBlock = 4096;
+
+// A backing store in memory that models durability (what survives a crash: writes before the
+// last flush, and FUA writes) and injects faults.
+class TestBackingStore final : public BlockStore {
+public:
+    explicit TestBackingStore(std::uint64_t size)
+        : m_current(size)
+        , m_durable(size) {}
+
+    std::uint64_t size() const override { return m_current.size(); }
+    std::uint32_t blockSize() const override { return 4096; }
+
+    Expected<void> read(std::uint64_t offset, std::span<std::byte> out) override {
+        if (auto range = checkRange(offset, out.size(), size()); !range) {
+            return range;
+        }
+        if (failReads) {
+            return fail(ErrorCode::Io, "injected read error");
+        }
+        const std::scoped_lock lock(m_mutex);
+        std::memcpy(out.data(), m_current.data() + offset, out.size());
+        return {};
+    }
+    Expected<void> write(std::uint64_t offset, std::span<const std::byte> data, bool fua) override {
+        if (auto range = checkRange(offset, data.size(), size()); !range) {
+            return range;
+        }
+        if (failWrites) {
+            return fail(failCode, "injected write error");
+        }
+        const std::scoped_lock lock(m_mutex);
+        ++writes;
+        std::memcpy(m_current.data() + offset, data.data(), data.size());
+        if (fua) {
+            std::memcpy(m_durable.data() + offset, data.data(), data.size());
+        }
+        return {};
+    }
+    Expected<void> flush() override {
+        if (failFlush) {
+            return fail(ErrorCode::Io, "injected flush error");
+        }
+        const std::scoped_lock lock(m_mutex);
+        ++flushes;
+        m_durable = m_current;
+        return {};
+    }
+    Expected<void> discard(std::uint64_t offset, std::uint64_t length) override {
+        return writeZeroes(offset, length, false);
+    }
+    Expected<void> writeZeroes(std::uint64_t offset, std::uint64_t length, bool) override {
+        if (auto range = checkRange(offset, length, size()); !range) {
+            return range;
+        }
+        const std::scoped_lock lock(m_mutex);
+        std::memset(m_current.data() + offset, 0, length);
+        return {};
+    }
+
+    std::vector<std::byte> durable(std::uint64_t offset, std::uint64_t length) {
+        const std::scoped_lock lock(m_mutex);
+        return {m_durable.begin() + static_cast<std::ptrdiff_t>(offset),
+                m_durable.begin() + static_cast<std::ptrdiff_t>(offset + length)};
+    }
+
+    std::atomic<bool> failReads{false};
+    std::atomic<bool> failWrites{false};
+    std::atomic<bool> failFlush{false};
+    ErrorCode failCode = ErrorCode::Io;
+    std::uint64_t writes = 0;
+    std::uint64_t flushes = 0;
+
+private:
+    std::mutex m_mutex;
+    std::vector<std::byte> m_current;
+    std::vector<std::byte> m_durable;
+};
+
+// Byte-exact model of what a region of the device must read back as; discarded bytes are
+// unknown until written again.
+struct Model {
+    std::uint64_t base;
+    std::vector<std::byte> data;
+    std::vector<bool> known;
+
+    Model(std::uint64_t regionBase, std::uint64_t length)
+        : base(regionBase)
+        , data(length)
+        , known(length, true) {}
+
+    void write(std::uint64_t offset, std::span<const std::byte> bytes) {
+        std::memcpy(data.data() + (offset - base), bytes.data(), bytes.size());
+        std::fill_n(known.begin() + static_cast<std::ptrdiff_t>(offset - base), bytes.size(), true);
+    }
+    void forget(std::uint64_t offset, std::uint64_t length) {
+        std::fill_n(known.begin() + static_cast<std::ptrdiff_t>(offset - base), length, false);
+    }
+    // The first offset whose byte differs from a known one, or -1.
+    std::int64_t firstMismatch(std::uint64_t offset, std::span<const std::byte> bytes) const {
+        for (std::size_t i = 0; i < bytes.size(); ++i) {
+            const std::uint64_t at = offset - base + i;
+            if (known[at] && data[at] != bytes[i]) {
+                return static_cast<std::int64_t>(offset + i);
+            }
+        }
+        return -1;
+    }
+};
+
+std::vector<std::byte> makeData(std::mt19937_64& random, std::size_t size) {
+    std::vector<std::byte> data(size);
+    if (random() % 2 == 0) {
+        // Compressible: runs of a repeated byte.
+        std::size_t i = 0;
+        while (i < size) {
+            const std::size_t run = std::min<std::size_t>(size - i, 1 + random() % 300);
+            std::fill_n(data.begin() + static_cast<std::ptrdiff_t>(i), run,
+                        static_cast<std::byte>(random()));
+            i += run;
+        }
+    } else {
+        for (std::size_t i = 0; i < size; i += 8) {
+            const std::uint64_t word = random();
+            std::memcpy(data.data() + i, &word, std::min<std::size_t>(8, size - i));
+        }
+    }
+    return data;
+}
+
+std::uint64_t diffOps() {
+    if (const char* ops = std::getenv("SSDK_CACHE_DIFF_OPS")) {
+        return std::strtoull(ops, nullptr, 10);
+    }
+    return 8000;
+}
+
+// Random reads/writes/FUA writes/flushes/discards over [base, base+length) of engine, checked
+// against the model; flush and FUA are checked against the backing store's durable image.
+void runDifferential(CacheEngine& engine, TestBackingStore& backing, std::uint64_t base,
+                     std::uint64_t length, std::uint64_t ops, std::uint64_t seed) {
+    Model model(base, length);
+    {
+        std::vector<std::byte> initial(length);
+        REQUIRE(backing.read(base, initial));
+        model.write(base, initial);
+    }
+    std::mt19937_64 random(seed);
+    const auto pickRange = [&](std::uint64_t maxBytes) {
+        std::uint64_t size = 1 + random() % maxBytes;
+        std::uint64_t offset = base + random() % (length - size + 1);
+        if (random() % 2 == 0) {
+            offset = base + (offset - base) / kBlock * kBlock;
+            size = std::min(length - (offset - base), (size + kBlock - 1) / kBlock * kBlock);
+        }
+        return std::pair{offset, size};
+    };
+    for (std::uint64_t op = 0; op < ops; ++op) {
+        const auto kind = random() % 100;
+        if (kind < 45) {
+            auto [offset, size] = pickRange(64 * 1024);
+            std::vector<std::byte> out(size);
+            REQUIRE(engine.read(offset, out));
+            const auto mismatch = model.firstMismatch(offset, out);
+            INFO("op " << op << " read " << offset << "+" << size << " seed " << seed);
+            REQUIRE(mismatch == -1);
+        } else if (kind < 90) {
+            auto [offset, size] = pickRange(96 * 1024);
+            const bool fua = random() % 20 == 0;
+            const auto data = makeData(random, size);
+            REQUIRE(engine.write(offset, data, fua));
+            model.write(offset, data);
+            if (fua) {
+                const auto durable = backing.durable(offset, size);
+                REQUIRE(durable == data);
+            }
+        } else if (kind < 93) {
+            REQUIRE(engine.flush());
+            // Everything written before the flush is durable (checked on a window; the whole
+            // region is checked at the end).
+            auto [offset, size] = pickRange(256 * 1024);
+            const auto durable = backing.durable(offset, size);
+            REQUIRE(model.firstMismatch(offset, durable) == -1);
+        } else if (kind < 97) {
+            auto [offset, size] = pickRange(128 * 1024);
+            REQUIRE(engine.discard(offset, size));
+            const std::uint64_t first = (offset + kBlock - 1) / kBlock * kBlock;
+            const std::uint64_t end = (offset + size) / kBlock * kBlock;
+            if (end > first) {
+                model.forget(first, end - first);
+            }
+        } else {
+            auto [offset, size] = pickRange(32 * 1024);
+            REQUIRE(engine.writeZeroes(offset, size, false));
+            model.write(offset, std::vector<std::byte>(size));
+        }
+    }
+    REQUIRE(engine.flush());
+    const auto durable = backing.durable(base, length);
+    REQUIRE(model.firstMismatch(base, durable) == -1);
+}
+
+CacheConfig smallConfig(WriteMode mode, bool compression) {
+    CacheConfig config;
+    config.ramBytes = 300 * (4096 + 256); // ~300 blocks for 2048 on the device
+    config.writeMode = mode;
+    config.compression = compression;
+    config.shards = 4;
+    config.dirtyHighWatermark = 0.3;
+    config.dirtyLowWatermark = 0.1;
+    config.writebackInterval = std::chrono::milliseconds(20);
+    config.sequentialCutoff = 256 * 1024;
+    return config;
+}
+
+} // namespace
+
+TEST_CASE("the engine reads back the last written data (differential, one thread)",
+          "[cachectl][engine]") {
+    for (const auto mode : {WriteMode::WriteBack, WriteMode::WriteThrough}) {
+        for (const bool compression : {false, true}) {
+            TestBackingStore backing(8ULL << 20);
+            auto engine = CacheEngine::create(backing, smallConfig(mode, compression));
+            REQUIRE(engine);
+            runDifferential(**engine, backing, 0, backing.size(), diffOps(),
+                            (mode == WriteMode::WriteBack ? 1U : 2U) + (compression ? 10U : 0U));
+            const auto stats = (*engine)->stats();
+            CHECK(stats.readHits > 0);
+            CHECK(stats.readMisses > 0);
+            CHECK(stats.cachedBlocks <= stats.capacityBlocks + stats.dirtyBytes / 4096);
+            if (mode == WriteMode::WriteBack) {
+                CHECK(stats.writebackOps > 0);
+                CHECK(stats.writebackBlocks > stats.writebackOps); // runs were coalesced
+            }
+            if (compression) {
+                CHECK(stats.compressionRatio() > 1.0);
+            }
+        }
+    }
+}
+
+TEST_CASE("the engine reads back the last written data (differential, four threads)",
+          "[cachectl][engine]") {
+    for (const auto mode : {WriteMode::WriteBack, WriteMode::WriteThrough}) {
+        TestBackingStore backing(16ULL << 20);
+        auto engine = CacheEngine::create(backing, smallConfig(mode, true));
+        REQUIRE(engine);
+        const std::uint64_t region = backing.size() / 4;
+        std::vector<std::thread> threads;
+        std::atomic<int> failures{0};
+        std::mutex reasonMutex;
+        std::string reason;
+        const auto failWith = [&](std::string what) {
+            const std::scoped_lock lock(reasonMutex);
+            reason += what + "\n";
+            ++failures;
+        };
+        for (std::uint64_t t = 0; t < 4; ++t) {
+            threads.emplace_back([&, t] {
+                // Catch's REQUIRE is not thread-safe: run the checks with a local model and
+                // report through the counter.
+                Model model(t * region, region);
+                std::vector<std::byte> initial(region);
+                if (!backing.read(t * region, initial)) {
+                    failWith("initial read");
+                    return;
+                }
+                model.write(t * region, initial);
+                std::mt19937_64 random(100 + t);
+                for (std::uint64_t op = 0; op < diffOps() / 4; ++op) {
+                    const std::uint64_t size = 1 + random() % 32768;
+                    const std::uint64_t offset = t * region + random() % (region - size);
+                    if (random() % 2 == 0) {
+                        std::vector<std::byte> out(size);
+                        if (auto got = (*engine)->read(offset, out); !got) {
+                            failWith("read: " + got.error().describe());
+                            return;
+                        }
+                        if (const auto at = model.firstMismatch(offset, out); at != -1) {
+                            failWith("thread " + std::to_string(t) + " op " + std::to_string(op) +
+                                     ": byte " + std::to_string(at) + " differs in read " +
+                                     std::to_string(offset) + "+" + std::to_string(size));
+                            return;
+                        }
+                    } else {
+                        const auto data = makeData(random, size);
+                        if (auto written = (*engine)->write(offset, data, false); !written) {
+                            failWith("write: " + written.error().describe());
+                            return;
+                        }
+                        model.write(offset, data);
+                    }
+                    if (random() % 500 == 0) {
+                        if (auto flushed = (*engine)->flush(); !flushed) {
+                            failWith("flush: " + flushed.error().describe());
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+        for (auto& thread : threads) {
+            thread.join();
+        }
+        INFO(reason);
+        CHECK(failures == 0);
+    }
+}
+
+TEST_CASE("flush writes back every dirty block and flushes the device", "[cachectl][engine]") {
+    TestBackingStore backing(4ULL << 20);
+    auto config = smallConfig(WriteMode::WriteBack, false);
+    config.writebackInterval = std::chrono::hours(1); // only flush writes back
+    auto engine = CacheEngine::create(backing, config);
+    REQUIRE(engine);
+    std::vector<std::byte> data(64 * 1024, std::byte{0x5a});
+    REQUIRE((*engine)->write(8192, data, false));
+    CHECK((*engine)->stats().dirtyBytes == data.size());
+    CHECK(backing.durable(8192, data.size()) != data);
+    const auto flushesBefore = backing.flushes;
+    REQUIRE((*engine)->flush());
+    CHECK(backing.durable(8192, data.size()) == data);
+    CHECK(backing.flushes == flushesBefore + 1);
+    CHECK((*engine)->stats().dirtyBytes == 0);
+    CHECK((*engine)->stats().writebackOps == 1); // 16 adjacent blocks in one write
+}
+
+TEST_CASE("backing store faults reach the caller and corrupt nothing", "[cachectl][engine]") {
+    TestBackingStore backing(4ULL << 20);
+    std::vector<std::byte> first(8192, std::byte{1});
+    std::vector<std::byte> second(8192, std::byte{2});
+    std::vector<std::byte> out(8192);
+
+    SECTION("read errors") {
+        auto engine = CacheEngine::create(backing, smallConfig(WriteMode::WriteThrough, false));
+        REQUIRE(engine);
+        REQUIRE((*engine)->write(0, first, false));
+        backing.failReads = true;
+        REQUIRE((*engine)->read(0, out)); // cached
+        CHECK(out == first);
+        auto missed = (*engine)->read(1 << 20, out);
+        REQUIRE_FALSE(missed);
+        CHECK(missed.error().code() == ErrorCode::Io);
+    }
+    SECTION("write-through write errors leave the old data readable") {
+        auto engine = CacheEngine::create(backing, smallConfig(WriteMode::WriteThrough, false));
+        REQUIRE(engine);
+        REQUIRE((*engine)->write(0, first, false));
+        backing.failWrites = true;
+        backing.failCode = ErrorCode::NoSpace;
+        auto written = (*engine)->write(0, second, false);
+        REQUIRE_FALSE(written);
+        CHECK(written.error().code() == ErrorCode::NoSpace);
+        backing.failWrites = false;
+        REQUIRE((*engine)->read(0, out));
+        CHECK(out == first); // the cache dropped its copy, the backing store kept the old data
+    }
+    SECTION("write-back errors keep the data dirty until a flush succeeds") {
+        auto engine = CacheEngine::create(backing, smallConfig(WriteMode::WriteBack, false));
+        REQUIRE(engine);
+        backing.failWrites = true;
+        backing.failCode = ErrorCode::NoSpace;
+        REQUIRE((*engine)->write(0, second, false));
+        auto flushed = (*engine)->flush();
+        REQUIRE_FALSE(flushed);
+        CHECK(flushed.error().code() == ErrorCode::NoSpace);
+        CHECK((*engine)->stats().writebackErrors > 0);
+        REQUIRE((*engine)->read(0, out));
+        CHECK(out == second);
+        backing.failWrites = false;
+        REQUIRE((*engine)->flush());
+        CHECK(backing.durable(0, 8192) == second);
+    }
+    SECTION("a failing device flush fails flush()") {
+        auto engine = CacheEngine::create(backing, smallConfig(WriteMode::WriteBack, false));
+        REQUIRE(engine);
+        REQUIRE((*engine)->write(0, second, false));
+        backing.failFlush = true;
+        CHECK_FALSE((*engine)->flush());
+        backing.failFlush = false;
+        CHECK((*engine)->flush());
+    }
+    SECTION("a full dirty budget over a failing device fails writes with Busy") {
+        auto config = smallConfig(WriteMode::WriteBack, false);
+        config.dirtyWaitTimeout = std::chrono::milliseconds(100);
+        auto engine = CacheEngine::create(backing, config);
+        REQUIRE(engine);
+        backing.failWrites = true;
+        Expected<void> written;
+        std::uint64_t offset = 0;
+        for (; offset < backing.size() && written; offset += 8192) {
+            written = (*engine)->write(offset, second, false);
+        }
+        REQUIRE_FALSE(written);
+        CHECK(written.error().code() == ErrorCode::Busy);
+        backing.failWrites = false;
+        REQUIRE((*engine)->flush());
+        for (std::uint64_t at = 0; at + 8192 < offset; at += 8192) {
+            REQUIRE((*engine)->read(at, out));
+            REQUIRE(out == second);
+        }
+    }
+    SECTION("bad configuration and ranges") {
+        CacheConfig tiny;
+        tiny.ramBytes = 100;
+        CHECK_FALSE(CacheEngine::create(backing, tiny));
+        CacheConfig watermarks;
+        watermarks.dirtyLowWatermark = 0.9;
+        watermarks.dirtyHighWatermark = 0.5;
+        CHECK_FALSE(CacheEngine::create(backing, watermarks));
+        CacheConfig policy;
+        policy.policy = "nope";
+        CHECK_FALSE(CacheEngine::create(backing, policy));
+        auto engine = CacheEngine::create(backing, smallConfig(WriteMode::WriteBack, false));
+        REQUIRE(engine);
+        auto outside = (*engine)->read(backing.size() - 100, out);
+        REQUIRE_FALSE(outside);
+        CHECK(outside.error().code() == ErrorCode::InvalidArgument);
+    }
+}
+
+TEST_CASE("a sequential scan is bypassed and the hot set survives it", "[cachectl][engine]") {
+    TestBackingStore backing(64ULL << 20);
+    CacheConfig config;
+    config.ramBytes = 2048 * (4096 + 256); // 2048 blocks = 8 MiB of data
+    config.shards = 4;
+    auto engine = CacheEngine::create(backing, config);
+    REQUIRE(engine);
+    const std::uint64_t capacity = (*engine)->stats().capacityBlocks;
+    const std::uint64_t hot = capacity / 2;
+    std::vector<std::byte> block(4096);
+    // The hot set: every block read twice, in random order (a hot set is re-referenced; a
+    // sequential pass over it would itself be a stream).
+    std::vector<std::uint64_t> order(hot);
+    std::iota(order.begin(), order.end(), 0);
+    std::mt19937_64 random(5);
+    for (int pass = 0; pass < 2; ++pass) {
+        std::shuffle(order.begin(), order.end(), random);
+        for (const std::uint64_t i : order) {
+            REQUIRE((*engine)->read(i * 4096, block));
+        }
+    }
+    const auto beforeScan = (*engine)->stats();
+    std::vector<std::byte> chunk(128 * 1024);
+    const std::uint64_t scanStart = 16ULL << 20;
+    for (std::uint64_t at = 0; at < 4 * capacity * 4096; at += chunk.size()) {
+        REQUIRE((*engine)->read(scanStart + at, chunk));
+    }
+    const auto afterScan = (*engine)->stats();
+    const std::uint64_t scanBlocks = 4 * capacity;
+    // Everything past the 4 MiB cutoff was bypassed.
+    CHECK(afterScan.bypassed - beforeScan.bypassed >= scanBlocks - (4ULL << 20) / 4096);
+    std::shuffle(order.begin(), order.end(), random);
+    for (const std::uint64_t i : order) {
+        REQUIRE((*engine)->read(i * 4096, block));
+    }
+    const auto after = (*engine)->stats();
+    const double hotHits =
+        static_cast<double>(after.readHits - afterScan.readHits) / static_cast<double>(hot);
+    INFO("hot-set hits after the scan: " << hotHits);
+    CHECK(hotHits >= 0.95);
+}
+
+TEST_CASE("the block codec round-trips and stores incompressible blocks raw",
+          "[cachectl][engine]") {
+    std::mt19937_64 random(9);
+    std::array<std::byte, kCodecMaxEncoded> encoded;
+    std::array<std::byte, 4096> decoded;
+    std::vector<std::byte> text(4096);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        text[i] = static_cast<std::byte>("the quick brown fox "[i % 20]);
+    }
+    bool compressed = false;
+    const auto size = encodeBlock(text.data(), encoded.data(), compressed);
+    CHECK(compressed);
+    CHECK(size < 1024);
+    REQUIRE(decodeBlock(encoded.data(), size, compressed, decoded.data()));
+    CHECK(std::memcmp(decoded.data(), text.data(), 4096) == 0);
+    std::vector<std::byte> noise(4096);
+    for (auto& byte : noise) {
+        byte = static_cast<std::byte>(random());
+    }
+    CHECK(encodeBlock(noise.data(), encoded.data(), compressed) == 4096);
+    CHECK_FALSE(compressed);
+    // A corrupt stored form is refused, not decoded into garbage.
+    encodeBlock(text.data(), encoded.data(), compressed);
+    encoded[0] = std::byte{0xff};
+    encoded[1] = std::byte{0x0f};
+    CHECK_FALSE(decodeBlock(encoded.data(), size, true, decoded.data()));
+}

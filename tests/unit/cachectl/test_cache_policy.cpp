@@ -1,0 +1,189 @@
+// Replacement policies and the trace simulator: LRU reproduces libCacheSim's LRU column of the
+// shared reference table, the trace formats parse as REFERENCE.md says, and every policy keeps
+// its capacity promise.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <unordered_set>
+
+#include "core/cachectl/engine/policies.h"
+#include "core/cachectl/engine/simulator.h"
+#include "core/cachectl/engine/trace.h"
+
+using namespace ssdk;
+using namespace ssdk::cachectl::engine;
+
+namespace {
+
+const std::string kTraceDir = std::string(SSDK_SHARED_FIXTURES_DIR) + "/traces/";
+
+struct ReferenceRow {
+    std::string trace;
+    std::uint64_t cacheBlocks;
+    double lruPercent;
+    std::uint64_t requests;
+    std::uint64_t unique;
+};
+
+std::vector<ReferenceRow> referenceLruRows() {
+    std::ifstream csv(kTraceDir + "reference-hit-ratios.csv");
+    REQUIRE(csv);
+    std::vector<ReferenceRow> rows;
+    std::string line;
+    std::getline(csv, line);
+    while (std::getline(csv, line)) {
+        std::stringstream in(line);
+        std::string trace, size, policy, percent, requests, unique;
+        std::getline(in, trace, ',');
+        std::getline(in, size, ',');
+        std::getline(in, policy, ',');
+        std::getline(in, percent, ',');
+        std::getline(in, requests, ',');
+        std::getline(in, unique, ',');
+        if (policy == "LRU") {
+            rows.push_back({trace, std::stoull(size), std::stod(percent), std::stoull(requests),
+                            std::stoull(unique)});
+        }
+    }
+    return rows;
+}
+
+std::vector<std::uint64_t> loadTrace(const std::string& name) {
+    Expected<std::vector<std::uint64_t>> refs =
+        name == "OLTP" ? readTrace(kTraceDir + "OLTP.lis.zst", TraceFormat::Lis)
+        : name == "cloudPhysicsIO"
+            ? readTrace(kTraceDir + "cloudPhysicsIO.csv", TraceFormat::CloudPhysicsCsv)
+            : readTrace(kTraceDir + name + ".trace.gz", TraceFormat::Lirs);
+    REQUIRE(refs);
+    return std::move(*refs);
+}
+
+} // namespace
+
+// Every row of the 14 traces (58 rows); LRU over all of them takes about 2 s.
+TEST_CASE("simulated LRU equals the reference LRU column on every row", "[cachectl][policy]") {
+    const auto rows = referenceLruRows();
+    REQUIRE(rows.size() == 58);
+    std::string loaded;
+    std::vector<std::uint64_t> refs;
+    for (const auto& row : rows) {
+        if (row.trace != loaded) {
+            refs = loadTrace(row.trace);
+            loaded = row.trace;
+        }
+        auto result = simulate(refs, "lru", row.cacheBlocks);
+        REQUIRE(result);
+        INFO(row.trace << " " << row.cacheBlocks);
+        CHECK(result->requests == row.requests);
+        CHECK(result->uniqueBlocks == row.unique);
+        CHECK(std::round(result->hitRatio() * 10000.0) / 100.0 ==
+              Approx(row.lruPercent).margin(1e-9));
+    }
+}
+
+TEST_CASE("trace formats parse as REFERENCE.md describes", "[cachectl][trace]") {
+    SECTION("lis expands start and count") {
+        auto refs = parseTrace("10 3 0 1\n\n7 1 0 2\n", TraceFormat::Lis);
+        REQUIRE(refs);
+        CHECK(*refs == std::vector<std::uint64_t>{10, 11, 12, 7});
+    }
+    SECTION("lirs skips '*' and empty lines and accepts CRLF") {
+        auto refs = parseTrace("5\r\n*\r\n\r\n6\r\n", TraceFormat::Lirs);
+        REQUIRE(refs);
+        CHECK(*refs == std::vector<std::uint64_t>{5, 6});
+    }
+    SECTION("cloudphysics rows expand to the 4 KiB blocks they touch") {
+        auto refs = parseTrace("version,time,op,size,lbn\n1,5,2a,512,7\n1,5,28,6656,8\n",
+                               TraceFormat::CloudPhysicsCsv);
+        REQUIRE(refs);
+        // 512 B at sector 7 is block 0; 6656 B at sector 8 (4096) covers blocks 1 and 2.
+        CHECK(*refs == std::vector<std::uint64_t>{0, 1, 2});
+    }
+    SECTION("u32be is big-endian") {
+        const std::string bytes("\x00\x00\x01\x02\xff\x00\x00\x01", 8);
+        auto refs = parseTrace(bytes, TraceFormat::U32be);
+        REQUIRE(refs);
+        CHECK(*refs == std::vector<std::uint64_t>{258, 0xff000001ULL});
+        CHECK_FALSE(parseTrace(bytes.substr(0, 5), TraceFormat::U32be));
+    }
+    SECTION("blocks takes an optional count and comments") {
+        auto refs = parseTrace("# recorded\n100 2\n7\n", TraceFormat::Blocks);
+        REQUIRE(refs);
+        CHECK(*refs == std::vector<std::uint64_t>{100, 101, 7});
+    }
+    SECTION("malformed lines name the line") {
+        auto refs = parseTrace("1\nabc\n", TraceFormat::Lirs);
+        REQUIRE_FALSE(refs);
+        CHECK(refs.error().code() == ErrorCode::Parse);
+        CHECK(refs.error().message().find("line 2") != std::string::npos);
+        CHECK_FALSE(parseTrace("version,time\n", TraceFormat::CloudPhysicsCsv));
+        CHECK_FALSE(parseTraceFormat("nope"));
+    }
+    SECTION("corrupt compressed input is an error") {
+        std::string gz("\x1f\x8b\x08\x00garbage", 11);
+        CHECK_FALSE(decompressIfNeeded(gz));
+    }
+}
+
+TEST_CASE("every policy keeps its capacity and reports evictions exactly", "[cachectl][policy]") {
+    for (const auto& name : policyNames()) {
+        for (const std::size_t capacity : {1UL, 7UL, 100UL}) {
+            auto policy = makePolicy(name, capacity);
+            REQUIRE(policy);
+            std::unordered_set<std::uint64_t> resident;
+            std::mt19937_64 random(capacity);
+            std::vector<std::uint64_t> evicted;
+            for (int i = 0; i < 20000; ++i) {
+                // A hot set, a loop and noise, so every policy's paths run.
+                const std::uint64_t key = i % 3 == 0   ? random() % 20
+                                          : i % 3 == 1 ? static_cast<std::uint64_t>(i / 3) % 150
+                                                       : random() % 5000;
+                evicted.clear();
+                const bool hit = (*policy)->access(key, evicted);
+                INFO(name << " capacity " << capacity << " step " << i);
+                REQUIRE(hit == resident.contains(key));
+                for (const auto victim : evicted) {
+                    REQUIRE(resident.erase(victim) == 1);
+                }
+                resident.insert(key);
+                REQUIRE((*policy)->contains(key));
+                REQUIRE((*policy)->size() == resident.size());
+                REQUIRE(resident.size() <= capacity);
+            }
+        }
+    }
+    CHECK_FALSE(makePolicy("nope", 10));
+    CHECK_FALSE(makePolicy("lru", 0));
+}
+
+TEST_CASE("the adaptive policy follows LIRS on a loop and LRU on a zigzag", "[cachectl][policy]") {
+    std::vector<std::uint64_t> loop;
+    std::vector<std::uint64_t> zigzag;
+    for (int pass = 0; pass < 30; ++pass) {
+        for (std::uint64_t block = 0; block < 1000; ++block) {
+            loop.push_back(block);
+            zigzag.push_back(pass % 2 == 0 ? block : 999 - block);
+        }
+    }
+    auto lruLoop = simulate(loop, "lru", 200);
+    auto adaptiveLoop = simulate(loop, "adaptive", 200);
+    auto lirsZigzag = simulate(zigzag, "lirs", 200);
+    auto adaptiveZigzag = simulate(zigzag, "adaptive", 200);
+    REQUIRE((lruLoop && adaptiveLoop && lirsZigzag && adaptiveZigzag));
+    CHECK(lruLoop->hits == 0);
+    CHECK(adaptiveLoop->hitRatio() > 0.17); // LIRS keeps ~19.9% of a loop 5x the cache
+    CHECK(lirsZigzag->hitRatio() < 0.02);
+    CHECK(adaptiveZigzag->hitRatio() > 0.17); // LRU gets ~19.3% of a zigzag
+}
+
+TEST_CASE("miss-ratio curve sizes ascend up to the unique blocks", "[cachectl][simulator]") {
+    const auto sizes = mrcSizes(100000, 12);
+    REQUIRE(sizes.size() == 12);
+    CHECK(sizes.front() == 100);
+    CHECK(sizes.back() == 100000);
+    CHECK(std::is_sorted(sizes.begin(), sizes.end()));
+    CHECK(mrcSizes(0, 5).empty());
+    CHECK(mrcSizes(10, 5).back() == 10);
+}

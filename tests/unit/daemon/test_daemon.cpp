@@ -1,0 +1,208 @@
+// ssdkeeper-cached's logic without the process: command-line values, control requests
+// (status, stats, flush, mode, resize) against a daemon over a temporary file.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/cachectl/nbd/socket_io.h"
+#include "daemon/control_server.h"
+#include "daemon/daemon.h"
+
+#include "nbd_test_client.h"
+
+using namespace ssdk;
+using namespace ssdk::daemon;
+
+namespace {
+
+struct TempDir {
+    TempDir() {
+        char pattern[] = "/tmp/ssdk-daemon-unit-XXXXXX";
+        REQUIRE(::mkdtemp(pattern) != nullptr);
+        path = pattern;
+    }
+    ~TempDir() { std::filesystem::remove_all(path); }
+    std::filesystem::path path;
+};
+
+DaemonConfig configIn(const TempDir& dir, std::uint64_t size = 1 << 20) {
+    const auto backing = dir.path / "disk.img";
+    std::ofstream(backing).close();
+    std::filesystem::resize_file(backing, size);
+    DaemonConfig config;
+    config.exports.push_back(ExportConfig{.name = "disk", .backing = backing});
+    config.socket = dir.path / "nbd.sock";
+    config.control = dir.path / "control.sock";
+    return config;
+}
+
+} // namespace
+
+TEST_CASE("export specs: NAME=PATH, PATH alone, and bad names") {
+    auto named = parseExportSpec("cache0=/dev/loop3");
+    REQUIRE(named);
+    CHECK(named->name == "cache0");
+    CHECK(named->backing == "/dev/loop3");
+    auto bare = parseExportSpec("/var/lib/disk.img");
+    REQUIRE(bare);
+    CHECK(bare->name == "disk.img");
+    CHECK_FALSE(parseExportSpec("bad name=/x"));
+    CHECK_FALSE(parseExportSpec("=/x"));
+    CHECK_FALSE(parseExportSpec("name="));
+}
+
+TEST_CASE("TCP addresses") {
+    auto v4 = parseTcpAddress("127.0.0.1:10809");
+    REQUIRE(v4);
+    CHECK(v4->host == "127.0.0.1");
+    CHECK(v4->port == 10809);
+    auto v6 = parseTcpAddress("[::1]:0");
+    REQUIRE(v6);
+    CHECK(v6->host == "::1");
+    CHECK(v6->port == 0);
+    CHECK_FALSE(parseTcpAddress("127.0.0.1"));
+    CHECK_FALSE(parseTcpAddress("127.0.0.1:70000"));
+    CHECK_FALSE(parseTcpAddress("127.0.0.1:12x"));
+}
+
+TEST_CASE("a configuration needs exports with unique names and a socket") {
+    DaemonConfig config;
+    CHECK_FALSE(validate(config));
+    config.exports = {ExportConfig{"a", "/x"}, ExportConfig{"a", "/y"}};
+    config.socket = "/tmp/s";
+    CHECK_FALSE(validate(config));
+    config.exports[1].name = "b";
+    CHECK(validate(config));
+}
+
+TEST_CASE("a missing backing file is a clear error") {
+    TempDir dir;
+    auto config = configIn(dir);
+    config.exports[0].backing = dir.path / "absent.img";
+    auto daemon = Daemon::create(config);
+    REQUIRE_FALSE(daemon);
+    CHECK(daemon.error().describe().find("absent.img") != std::string::npos);
+}
+
+TEST_CASE("control: status and stats describe the exports") {
+    TempDir dir;
+    auto daemon = Daemon::create(configIn(dir));
+    REQUIRE(daemon);
+    auto status = (*daemon)->handleControl(Json{{"cmd", "status"}});
+    CHECK(status["ok"] == true);
+    REQUIRE(status["exports"].size() == 1);
+    CHECK(status["exports"][0]["name"] == "disk");
+    CHECK(status["exports"][0]["size"] == 1 << 20);
+    CHECK(status["exports"][0]["cache_mode"] == "pass-through");
+    CHECK(status["exports"][0]["write_mode"] == "write-back");
+    CHECK(status["exports"][0]["backing_kind"] == "file");
+    auto stats = (*daemon)->handleControl(Json{{"cmd", "stats"}});
+    CHECK(stats["ok"] == true);
+    CHECK(stats["exports"][0]["read_ops"] == 0);
+}
+
+TEST_CASE("control: flush, mode and their errors") {
+    TempDir dir;
+    auto daemon = Daemon::create(configIn(dir));
+    REQUIRE(daemon);
+    auto flushed = (*daemon)->handleControl(Json{{"cmd", "flush"}});
+    CHECK(flushed["ok"] == true);
+    CHECK(flushed["flushed"] == Json::array({"disk"}));
+    auto unknownExport = (*daemon)->handleControl(Json{{"cmd", "flush"}, {"export", "x"}});
+    CHECK(unknownExport["ok"] == false);
+    CHECK(unknownExport["error"]["code"] == "not-found");
+
+    auto mode = (*daemon)->handleControl(
+        Json{{"cmd", "mode"}, {"export", "disk"}, {"write_mode", "write-through"}});
+    CHECK(mode["ok"] == true);
+    CHECK(mode["previous"] == "write-back");
+    CHECK((*daemon)->handleControl(Json{{"cmd", "status"}})["exports"][0]["write_mode"] ==
+          "write-through");
+    auto badMode = (*daemon)->handleControl(Json{{"cmd", "mode"}, {"write_mode", "fast"}});
+    CHECK(badMode["ok"] == false);
+    CHECK(badMode["error"]["code"] == "invalid-argument");
+
+    CHECK((*daemon)->handleControl(Json{{"cmd", "reboot"}})["ok"] == false);
+    CHECK((*daemon)->handleControl(Json{{"nothing", 1}})["ok"] == false);
+}
+
+TEST_CASE("control: resize grows the file, shrinking needs allow_shrink") {
+    TempDir dir;
+    auto config = configIn(dir);
+    auto daemon = Daemon::create(config);
+    REQUIRE(daemon);
+    auto grown = (*daemon)->handleControl(Json{{"cmd", "resize"}, {"size", 2 << 20}});
+    CHECK(grown["ok"] == true);
+    CHECK(grown["previous_size"] == 1 << 20);
+    CHECK(std::filesystem::file_size(config.exports[0].backing) == 2 << 20);
+    CHECK((*daemon)->handleControl(Json{{"cmd", "status"}})["exports"][0]["size"] == 2 << 20);
+
+    auto refused = (*daemon)->handleControl(Json{{"cmd", "resize"}, {"size", 1 << 20}});
+    CHECK(refused["ok"] == false);
+    CHECK(std::filesystem::file_size(config.exports[0].backing) == 2 << 20);
+    auto unaligned = (*daemon)->handleControl(Json{{"cmd", "resize"}, {"size", 5000}});
+    CHECK(unaligned["ok"] == false);
+    auto negative = (*daemon)->handleControl(Json{{"cmd", "resize"}, {"size", -4096}});
+    CHECK(negative["ok"] == false);
+    auto shrunk = (*daemon)->handleControl(
+        Json{{"cmd", "resize"}, {"size", 1 << 20}, {"allow_shrink", true}});
+    CHECK(shrunk["ok"] == true);
+    CHECK(std::filesystem::file_size(config.exports[0].backing) == 1 << 20);
+}
+
+TEST_CASE("the control socket answers JSON lines, bad lines included") {
+    TempDir dir;
+    auto config = configIn(dir);
+    auto daemon = Daemon::create(config);
+    REQUIRE(daemon);
+    (*daemon)->start();
+    auto fd = cachectl::nbd::connectUnixSocket(*config.control);
+    REQUIRE(fd);
+    const std::string requests = "{\"cmd\":\"status\"}\nnot json\n[1]\n{\"cmd\":\"flush\"}\n";
+    REQUIRE(cachectl::nbd::writeAll(fd->get(), std::as_bytes(std::span(requests))));
+    std::string answers;
+    while (std::count(answers.begin(), answers.end(), '\n') < 4) {
+        char buffer[4096];
+        const ssize_t n = ::read(fd->get(), buffer, sizeof(buffer));
+        REQUIRE(n > 0);
+        answers.append(buffer, static_cast<std::size_t>(n));
+    }
+    std::vector<Json> replies;
+    std::size_t start = 0;
+    for (std::size_t end = answers.find('\n'); end != std::string::npos;
+         start = end + 1, end = answers.find('\n', start)) {
+        replies.push_back(Json::parse(answers.substr(start, end - start)));
+    }
+    REQUIRE(replies.size() == 4);
+    CHECK(replies[0]["ok"] == true);
+    CHECK(replies[1]["error"]["code"] == "parse");
+    CHECK(replies[2]["error"]["code"] == "invalid-argument");
+    CHECK(replies[3]["ok"] == true);
+    REQUIRE((*daemon)->shutdown());
+    CHECK_FALSE(std::filesystem::exists(*config.control));
+    CHECK_FALSE(std::filesystem::exists(config.socket));
+}
+
+TEST_CASE("shutdown flushes data written over NBD into the backing file") {
+    TempDir dir;
+    auto config = configIn(dir);
+    auto daemon = Daemon::create(config);
+    REQUIRE(daemon);
+    (*daemon)->start();
+    auto fd = cachectl::nbd::connectUnixSocket(config.socket);
+    REQUIRE(fd);
+    ssdk::testing::NbdTestClient client(fd->get());
+    REQUIRE(client.go("disk"));
+    std::vector<std::byte> data(4096, std::byte{0x5a});
+    REQUIRE(client.call(cachectl::nbd::Command::Write, 8192, 4096, 0, data) ==
+            std::optional<std::uint32_t>(0));
+    REQUIRE((*daemon)->shutdown());
+    std::ifstream file(config.exports[0].backing, std::ios::binary);
+    file.seekg(8192);
+    std::vector<char> back(4096);
+    file.read(back.data(), 4096);
+    CHECK(std::all_of(back.begin(), back.end(), [](char c) { return c == 0x5a; }));
+}
