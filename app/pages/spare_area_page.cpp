@@ -1,0 +1,406 @@
+#include "app/pages/spare_area_page.h"
+
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSlider>
+#include <QVBoxLayout>
+
+#include "app/device_text.h"
+#include "app/theme.h"
+#include "app/widgets/partition_bar.h"
+#include "app/widgets/spare_area_bar.h"
+
+namespace ssdk::app {
+
+using namespace ssdk::overprovision;
+
+namespace {
+
+QString iec(Bytes bytes) {
+    return toQString(formatIec(bytes));
+}
+
+QString legendItem(const QColor& color, const QString& text) {
+    return QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2").arg(color.name(), text);
+}
+
+// Changes to these mean the usage and journal must be read again.
+std::string inspectionToken(const device::Device& device) {
+    std::string token = device.path + "|" + std::to_string(device.size.value);
+    for (const auto& partition : device.partitions) {
+        token += "|" + std::to_string(partition.number) + ":" +
+                 std::to_string(partition.start.value) + "+" +
+                 std::to_string(partition.size.value) + ":" +
+                 (partition.filesystem ? partition.filesystem->type : std::string()) + ":" +
+                 std::to_string(partition.mounts.size());
+    }
+    return token;
+}
+
+} // namespace
+
+SpareAreaPage::SpareAreaPage(bool live, QWidget* parent)
+    : DevicePage(parent)
+    , m_live(live) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(24, 20, 24, 20);
+    layout->setSpacing(12);
+    m_title = new QLabel;
+    m_title->setObjectName(QStringLiteral("spare.title"));
+    m_title->setProperty("role", QStringLiteral("title"));
+    QFont titleFont = m_title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.4);
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    layout->addWidget(m_title);
+    m_empty = new QLabel(tr("Select a drive to set its spare area."));
+    m_empty->setProperty("role", QStringLiteral("muted"));
+    layout->addWidget(m_empty);
+    m_content = buildContent();
+    layout->addWidget(m_content, 1);
+    setDevice(nullptr);
+}
+
+QWidget* SpareAreaPage::buildContent() {
+    auto* content = new QWidget;
+    auto* layout = new QVBoxLayout(content);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(10);
+
+    m_recoveryBanner = new QFrame;
+    m_recoveryBanner->setObjectName(QStringLiteral("spare.recovery"));
+    m_recoveryBanner->setStyleSheet(
+        QStringLiteral("QFrame#spare\\.recovery { background: #fef3c7; border: 1px solid #f59e0b; "
+                       "border-radius: 6px; }"));
+    auto* bannerLayout = new QHBoxLayout(m_recoveryBanner);
+    m_recoveryText = new QLabel;
+    m_recoveryText->setObjectName(QStringLiteral("spare.recoveryText"));
+    m_recoveryText->setWordWrap(true);
+    bannerLayout->addWidget(m_recoveryText, 1);
+    m_finish = new QPushButton(tr("Finish"));
+    m_finish->setObjectName(QStringLiteral("spare.finish"));
+    m_rollback = new QPushButton(tr("Roll back"));
+    m_rollback->setObjectName(QStringLiteral("spare.rollback"));
+    bannerLayout->addWidget(m_finish);
+    bannerLayout->addWidget(m_rollback);
+    connect(m_finish, &QPushButton::clicked, this, [this] { recover(QStringLiteral("finish")); });
+    connect(m_rollback, &QPushButton::clicked, this,
+            [this] { recover(QStringLiteral("rollback")); });
+    layout->addWidget(m_recoveryBanner);
+
+    m_factory = new QLabel;
+    m_factory->setObjectName(QStringLiteral("spare.factory"));
+    m_current = new QLabel;
+    m_current->setObjectName(QStringLiteral("spare.current"));
+    layout->addWidget(m_factory);
+    layout->addWidget(m_current);
+
+    auto* sliderRow = new QHBoxLayout;
+    sliderRow->addWidget(new QLabel(tr("Spare area:")));
+    m_slider = new QSlider(Qt::Horizontal);
+    m_slider->setObjectName(QStringLiteral("spare.slider"));
+    m_slider->setRange(0, static_cast<int>(kMaximumSparePercent));
+    m_slider->setValue(20);
+    m_slider->setTickPosition(QSlider::TicksBelow);
+    m_slider->setTickInterval(5);
+    sliderRow->addWidget(m_slider, 1);
+    m_sliderValue = new QLabel;
+    m_sliderValue->setObjectName(QStringLiteral("spare.sliderValue"));
+    m_sliderValue->setMinimumWidth(60);
+    sliderRow->addWidget(m_sliderValue);
+    layout->addLayout(sliderRow);
+    connect(m_slider, &QSlider::valueChanged, this, &SpareAreaPage::updatePlan);
+
+    auto* beforeLabel = new QLabel(tr("Now"));
+    beforeLabel->setProperty("role", QStringLiteral("section"));
+    layout->addWidget(beforeLabel);
+    m_before = new SpareAreaBar;
+    m_before->setObjectName(QStringLiteral("spare.before"));
+    layout->addWidget(m_before);
+    auto* afterLabel = new QLabel(tr("After"));
+    afterLabel->setProperty("role", QStringLiteral("section"));
+    layout->addWidget(afterLabel);
+    m_after = new SpareAreaBar;
+    m_after->setObjectName(QStringLiteral("spare.after"));
+    layout->addWidget(m_after);
+    m_legend = new QLabel;
+    m_legend->setObjectName(QStringLiteral("spare.legend"));
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setProperty("role", QStringLiteral("muted"));
+    layout->addWidget(m_legend);
+
+    m_planText = new QLabel;
+    m_planText->setObjectName(QStringLiteral("spare.plan"));
+    m_planText->setWordWrap(true);
+    m_planText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_planText->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    layout->addWidget(m_planText);
+
+    auto* buttons = new QHBoxLayout;
+    m_apply = new QPushButton(tr("Apply"));
+    m_apply->setObjectName(QStringLiteral("spare.apply"));
+    m_undo = new QPushButton(tr("Undo"));
+    m_undo->setObjectName(QStringLiteral("spare.undo"));
+    connect(m_apply, &QPushButton::clicked, this, &SpareAreaPage::apply);
+    connect(m_undo, &QPushButton::clicked, this, &SpareAreaPage::undo);
+    buttons->addWidget(m_apply);
+    buttons->addWidget(m_undo);
+    m_progress = new QProgressBar;
+    m_progress->setObjectName(QStringLiteral("spare.progress"));
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    buttons->addWidget(m_progress, 1);
+    layout->addLayout(buttons);
+    m_status = new QLabel;
+    m_status->setObjectName(QStringLiteral("spare.status"));
+    m_status->setWordWrap(true);
+    m_status->setProperty("role", QStringLiteral("muted"));
+    layout->addWidget(m_status);
+    layout->addStretch(1);
+    return content;
+}
+
+HelperCaller* SpareAreaPage::helper() {
+    if (m_helper == nullptr) {
+        m_helper = new HelperCaller(this);
+        connect(m_helper, &HelperCaller::finished, this, &SpareAreaPage::helperFinished);
+        connect(m_helper, &HelperCaller::progress, this, &SpareAreaPage::helperProgress);
+    }
+    return m_helper;
+}
+
+void SpareAreaPage::setDevice(const device::Device* device) {
+    if (device == nullptr) {
+        m_device.reset();
+        m_title->setText(tr("Spare Area"));
+        m_empty->show();
+        m_content->hide();
+        return;
+    }
+    const bool sameDrive = m_device && m_device->path == device->path;
+    m_device = *device;
+    m_empty->hide();
+    m_content->show();
+    m_title->setText(tr("Spare Area · %1").arg(toQString(device->path)));
+    if (!sameDrive) {
+        m_usage.reset();
+        m_journal.reset();
+        m_usageError.clear();
+        m_status->clear();
+        showFraction(m_progress, 0.0);
+    }
+    updatePlan();
+    if (m_live && inspectionToken(*device) != m_inspectedToken) {
+        inspect();
+    }
+}
+
+void SpareAreaPage::inspect() {
+    if (!m_device || (m_helper != nullptr && m_helper->isBusy())) {
+        return;
+    }
+    m_inspectedToken = inspectionToken(*m_device);
+    m_status->setText(tr("Reading the filesystem's used space…"));
+    helper()->call(QStringLiteral("op.inspect"), Json{{"device", m_device->path}});
+}
+
+void SpareAreaPage::showInspection(const Json& status) {
+    m_usage.reset();
+    m_journal.reset();
+    m_usageError = toQString(status.value("usage_error", std::string()));
+    if (status.contains("usage") && !status["usage"].is_null()) {
+        if (auto usage = filesystemUsageFromJson(status["usage"])) {
+            m_usage = *usage;
+        } else {
+            m_usageError = toQString(usage.error().describe());
+        }
+    }
+    if (status.contains("journal") && !status["journal"].is_null()) {
+        if (auto journal = journalFromJson(status["journal"])) {
+            m_journal = *journal;
+        }
+    }
+    updatePlan();
+}
+
+void SpareAreaPage::updatePlan() {
+    m_sliderValue->setText(tr("%1 %").arg(m_slider->value()));
+    if (!m_device) {
+        return;
+    }
+    auto planned = plan(*m_device, m_usage, m_slider->value());
+    if (!planned) {
+        m_plan.reset();
+        m_planText->setText(toQString(planned.error().describe()));
+        return;
+    }
+    m_plan = *planned;
+    if (m_plan->factory) {
+        m_factory->setText(tr("Factory spare: %1 % (estimated: %2 of NAND for %3 sold)")
+                               .arg(m_plan->factory->percent, 0, 'f', 2)
+                               .arg(iec(m_plan->factory->rawNand))
+                               .arg(toQString(formatSi(m_plan->factory->userCapacity))));
+    } else {
+        m_factory->setText(tr("Factory spare: unknown for this drive"));
+    }
+    m_current->setText(tr("Spare area you set: %1 (%2 %) unallocated at the end")
+                           .arg(iec(m_plan->currentSpare))
+                           .arg(m_plan->currentSparePercent, 0, 'f', 1));
+    Plan current = *m_plan;
+    std::optional<device::Filesystem> filesystem;
+    if (m_plan->partitionIndex >= 0) {
+        filesystem =
+            m_device->partitions[static_cast<std::size_t>(m_plan->partitionIndex)].filesystem;
+    }
+    const QColor partitionColor = filesystemColor(filesystem);
+    m_legend->setText(legendItem(partitionColor, tr("used")) + QStringLiteral(" &nbsp; ") +
+                      legendItem(partitionColor.lighter(160), tr("free in the partition")) +
+                      QStringLiteral(" &nbsp; ") +
+                      legendItem(spare_colors::kUserSpare, tr("spare area you set")) +
+                      QStringLiteral(" &nbsp; ") +
+                      legendItem(spare_colors::kFactorySpare, tr("factory spare")));
+    m_before->setModel(spareBarModel(*m_device, current, false));
+    m_after->setModel(spareBarModel(*m_device, current, true));
+    QString text = toQString(m_plan->describe());
+    if (!m_usage && !m_usageError.isEmpty() && m_plan->partitionIndex >= 0) {
+        text += tr("Used space: %1\n").arg(m_usageError);
+    }
+    m_planText->setText(text.trimmed());
+
+    const bool pending = m_journal && m_journal->pending();
+    m_recoveryBanner->setVisible(pending);
+    if (pending) {
+        m_recoveryText->setText(
+            tr("An earlier change of %1 (%2 from %3 to %4) was interrupted. Finish it, or roll "
+               "it back to the sizes before it. Nothing else can be changed until then.%5")
+                .arg(toQString(m_journal->partitionPath))
+                .arg(toQString(std::string(toString(m_journal->direction))))
+                .arg(iec(m_journal->fromPartitionSize))
+                .arg(iec(m_journal->toPartitionSize))
+                .arg(m_journal->lastError.empty()
+                         ? QString()
+                         : tr("\nIt stopped at: %1").arg(toQString(m_journal->lastError))));
+    }
+    const bool busy = m_helper != nullptr && m_helper->isBusy();
+    m_apply->setEnabled(m_live && !busy && !pending && m_plan->possible);
+    m_undo->setEnabled(m_live && !busy && !pending && m_journal && m_journal->undoable());
+    m_finish->setEnabled(m_live && !busy);
+    m_rollback->setEnabled(m_live && !busy);
+}
+
+QString SpareAreaPage::confirmationText() const {
+    if (!m_plan || m_plan->partitionIndex < 0) {
+        return {};
+    }
+    const bool shrink = m_plan->direction == Direction::Shrink;
+    return tr("%1 partition %2 (%3) from %4 to %5, leaving %6 (%7 %) of %8 unallocated as "
+              "spare area?%9")
+        .arg(shrink ? tr("Shrink") : tr("Grow"))
+        .arg(toQString(m_plan->partitionPath))
+        .arg(toQString(m_plan->filesystemType))
+        .arg(iec(m_plan->oldPartitionSize))
+        .arg(iec(m_plan->newPartitionSize))
+        .arg(iec(m_plan->newSpare))
+        .arg(m_plan->requestedPercent, 0, 'f', 0)
+        .arg(toQString(m_plan->devicePath))
+        .arg(shrink ? tr("\n\nThe partition table is backed up first, every step is journaled, "
+                         "and Undo grows it back.")
+                    : QString());
+}
+
+void SpareAreaPage::apply() {
+    if (!m_plan || !m_plan->possible || !m_device) {
+        return;
+    }
+    const auto answer =
+        QMessageBox::question(this, tr("Set spare area"), confirmationText(),
+                              QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+    if (answer != QMessageBox::Yes) {
+        return;
+    }
+    setBusy(true, tr("Applying…"));
+    helper()->call(QStringLiteral("op.apply"), Json{{"device", m_device->path},
+                                                    {"spare_percent", m_slider->value()},
+                                                    {"partition", m_plan->partitionPath}});
+}
+
+void SpareAreaPage::undo() {
+    if (!m_journal || !m_journal->undoable() || !m_device) {
+        return;
+    }
+    const auto answer =
+        QMessageBox::question(this, tr("Undo spare area"),
+                              tr("Grow partition %1 back to %2 and its filesystem with it?")
+                                  .arg(toQString(m_journal->partitionPath))
+                                  .arg(iec(m_journal->fromPartitionSize)),
+                              QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+    if (answer != QMessageBox::Yes) {
+        return;
+    }
+    setBusy(true, tr("Undoing…"));
+    helper()->call(QStringLiteral("op.undo"), Json{{"device", m_device->path}});
+}
+
+void SpareAreaPage::recover(const QString& action) {
+    if (!m_device) {
+        return;
+    }
+    setBusy(true, action == QStringLiteral("finish") ? tr("Finishing…") : tr("Rolling back…"));
+    helper()->call(QStringLiteral("op.recover"),
+                   Json{{"device", m_device->path}, {"action", action.toStdString()}});
+}
+
+void SpareAreaPage::setBusy(bool busy, const QString& text) {
+    m_apply->setEnabled(!busy);
+    m_undo->setEnabled(!busy);
+    m_slider->setEnabled(!busy);
+    if (busy) {
+        showFraction(m_progress, 0.0);
+    }
+    if (!text.isEmpty()) {
+        m_status->setText(text);
+    }
+}
+
+void SpareAreaPage::helperProgress(const QString&, double fraction, const QString& text) {
+    showFraction(m_progress, fraction);
+    m_status->setText(text);
+}
+
+void SpareAreaPage::helperFinished(const QString& verb, const HelperCaller::Outcome& outcome) {
+    m_slider->setEnabled(true);
+    if (verb == QStringLiteral("op.inspect")) {
+        if (outcome.ok) {
+            m_status->clear();
+            showInspection(outcome.result);
+        } else {
+            m_usageError = outcome.error;
+            m_status->setText(tr("Could not read the drive: %1").arg(outcome.error));
+            updatePlan();
+        }
+        return;
+    }
+    if (outcome.ok) {
+        showFraction(m_progress, 1.0);
+        const Json& journal = outcome.result["journal"];
+        m_status->setText(
+            tr("Done: %1 of %2 is now %3.")
+                .arg(verb == QStringLiteral("op.undo") ? tr("undo") : tr("change"))
+                .arg(toQString(journal.value("partition", std::string())))
+                .arg(iec(Bytes(journal.value("to_partition_size", std::uint64_t{0})))));
+    } else {
+        m_status->setText(tr("Failed: %1").arg(outcome.error));
+        QMessageBox::warning(this, tr("Spare area"), outcome.error);
+    }
+    // The partition sizes changed: read usage and journal again (the device watcher rescans
+    // sysfs on its own and calls setDevice).
+    m_inspectedToken.clear();
+    inspect();
+}
+
+} // namespace ssdk::app

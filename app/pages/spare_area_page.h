@@ -1,0 +1,82 @@
+#pragma once
+
+#include <optional>
+
+#include "app/helper_caller.h"
+#include "app/pages/device_page.h"
+#include "core/overprovision/journal.h"
+#include "core/overprovision/planner.h"
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSlider;
+class QFrame;
+
+namespace ssdk::app {
+
+class SpareAreaBar;
+
+// Spare area (over-provisioning): factory and user spare, a 0–50 % slider, the drive to scale
+// before and after, the plan in words, Apply (confirmed, naming the partition) with progress,
+// Undo, and the offer to finish or roll back an interrupted change. Filesystem usage and the
+// journal come from the helper's op.inspect; plans are computed here for every slider value.
+// Widgets have object names "spare.<name>" for tests.
+class SpareAreaPage : public DevicePage {
+    Q_OBJECT
+public:
+    // live: the devices are this machine's (the helper can be asked); false for recorded trees.
+    explicit SpareAreaPage(bool live, QWidget* parent = nullptr);
+
+    void setDevice(const device::Device* device) override;
+    // What op.inspect answered for the shown device ({usage, usage_error, journal, …}).
+    void showInspection(const Json& status);
+
+    QSlider* slider() const { return m_slider; }
+    const std::optional<overprovision::Plan>& currentPlan() const { return m_plan; }
+    // The question Apply asks, naming the partition.
+    QString confirmationText() const;
+
+private:
+    QWidget* buildContent();
+    void inspect();
+    void updatePlan();
+    void apply();
+    void undo();
+    void recover(const QString& action);
+    void helperFinished(const QString& verb, const HelperCaller::Outcome& outcome);
+    void helperProgress(const QString& verb, double fraction, const QString& text);
+    void setBusy(bool busy, const QString& text = {});
+    HelperCaller* helper();
+
+    bool m_live;
+    HelperCaller* m_helper = nullptr;
+    std::optional<device::Device> m_device;
+    std::string m_inspectedToken; // what the last inspection was for (path, sizes, mounts)
+    std::optional<overprovision::FilesystemUsage> m_usage;
+    QString m_usageError;
+    std::optional<overprovision::Journal> m_journal;
+    std::optional<overprovision::Plan> m_plan;
+
+    QLabel* m_title = nullptr;
+    QLabel* m_empty = nullptr;
+    QWidget* m_content = nullptr;
+    QFrame* m_recoveryBanner = nullptr;
+    QLabel* m_recoveryText = nullptr;
+    QLabel* m_factory = nullptr;
+    QLabel* m_current = nullptr;
+    QSlider* m_slider = nullptr;
+    QLabel* m_sliderValue = nullptr;
+    SpareAreaBar* m_before = nullptr;
+    SpareAreaBar* m_after = nullptr;
+    QLabel* m_legend = nullptr;
+    QLabel* m_planText = nullptr;
+    QPushButton* m_apply = nullptr;
+    QPushButton* m_undo = nullptr;
+    QPushButton* m_finish = nullptr;
+    QPushButton* m_rollback = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_status = nullptr;
+};
+
+} // namespace ssdk::app

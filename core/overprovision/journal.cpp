@@ -1,0 +1,316 @@
+#include "core/overprovision/journal.h"
+
+#include <chrono>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include "core/overprovision/disk_editor.h"
+
+namespace ssdk::overprovision {
+
+namespace {
+
+Expected<Phase> phaseFromString(std::string_view text) {
+    for (Phase phase : {Phase::Running, Phase::RollingBack, Phase::Completed, Phase::RolledBack}) {
+        if (toString(phase) == text) {
+            return phase;
+        }
+    }
+    return fail(ErrorCode::Parse, "journal: unknown phase \"" + std::string(text) + "\"");
+}
+
+Expected<StepState> stateFromString(std::string_view text) {
+    for (StepState state : {StepState::Pending, StepState::Started, StepState::Done}) {
+        if (toString(state) == text) {
+            return state;
+        }
+    }
+    return fail(ErrorCode::Parse, "journal: unknown step state \"" + std::string(text) + "\"");
+}
+
+std::string sanitize(std::string_view text) {
+    std::string result;
+    for (char c : text) {
+        const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                          (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+        result += safe ? c : '_';
+    }
+    if (result.empty() || result.front() == '.') {
+        result.insert(result.begin(), '_');
+    }
+    return result.substr(0, 96);
+}
+
+} // namespace
+
+std::string_view toString(Phase phase) {
+    switch (phase) {
+    case Phase::Running:
+        return "running";
+    case Phase::RollingBack:
+        return "rolling-back";
+    case Phase::Completed:
+        return "completed";
+    case Phase::RolledBack:
+        return "rolled-back";
+    }
+    return "running";
+}
+
+std::string_view toString(StepState state) {
+    switch (state) {
+    case StepState::Pending:
+        return "pending";
+    case StepState::Started:
+        return "started";
+    case StepState::Done:
+        return "done";
+    }
+    return "pending";
+}
+
+std::vector<JournalStep> stepsFor(Direction direction) {
+    std::vector<std::string> names;
+    if (direction == Direction::Shrink) {
+        names = {"backup-table",
+                 "check-filesystem",
+                 "shrink-filesystem",
+                 "shrink-partition",
+                 "inform-kernel",
+                 "discard",
+                 "verify"};
+    } else {
+        names = {"backup-table",  "check-filesystem", "grow-partition",
+                 "inform-kernel", "grow-filesystem",  "verify"};
+    }
+    std::vector<JournalStep> steps;
+    for (auto& name : names) {
+        steps.push_back({std::move(name), StepState::Pending});
+    }
+    return steps;
+}
+
+Expected<Journal> journalForPlan(const Plan& plan, const std::string& deviceId,
+                                 const std::filesystem::path& backupFile) {
+    if (!plan.possible || plan.direction == Direction::None || !plan.usage) {
+        return fail(ErrorCode::InvalidArgument, "the plan cannot be carried out");
+    }
+    Journal journal;
+    journal.deviceId = deviceId;
+    journal.devicePath = plan.devicePath;
+    journal.purpose = "apply";
+    journal.direction = plan.direction;
+    journal.partitionNumber = plan.partitionNumber;
+    journal.partitionPath = plan.partitionPath;
+    journal.filesystemType = plan.filesystemType;
+    journal.mountPoint = plan.mountPoint;
+    journal.partitionStart = plan.partitionStart;
+    journal.fromPartitionSize = plan.oldPartitionSize;
+    journal.toPartitionSize = plan.newPartitionSize;
+    journal.fromFilesystemSize = plan.usage->size;
+    journal.toFilesystemSize = plan.newPartitionSize;
+    journal.tableBackup = backupFile.string();
+    journal.steps = stepsFor(plan.direction);
+    return journal;
+}
+
+Expected<Journal> journalForUndo(const Journal& completed,
+                                 const std::filesystem::path& backupFile) {
+    if (!completed.undoable()) {
+        return fail(ErrorCode::InvalidArgument, "only a completed spare-area change can be undone");
+    }
+    Journal journal = completed;
+    journal.purpose = "undo";
+    journal.direction = Direction::Grow;
+    journal.phase = Phase::Running;
+    std::swap(journal.fromPartitionSize, journal.toPartitionSize);
+    std::swap(journal.fromFilesystemSize, journal.toFilesystemSize);
+    journal.tableBackup = backupFile.string();
+    journal.steps = stepsFor(Direction::Grow);
+    journal.lastError.clear();
+    return journal;
+}
+
+Journal journalToFinish(Journal pending) {
+    for (auto& step : pending.steps) {
+        if (step.name != "backup-table" || step.state != StepState::Done) {
+            step.state = StepState::Pending;
+        }
+    }
+    pending.lastError.clear();
+    return pending;
+}
+
+Journal journalToRollBack(const Journal& pending, const std::filesystem::path& backupFile) {
+    Journal journal = pending;
+    journal.phase = Phase::RollingBack;
+    journal.direction =
+        pending.direction == Direction::Shrink ? Direction::Grow : Direction::Shrink;
+    std::swap(journal.fromPartitionSize, journal.toPartitionSize);
+    std::swap(journal.fromFilesystemSize, journal.toFilesystemSize);
+    journal.tableBackup = backupFile.string();
+    journal.steps = stepsFor(journal.direction);
+    journal.lastError.clear();
+    return journal;
+}
+
+Json toJson(const Journal& journal) {
+    Json steps = Json::array();
+    for (const auto& step : journal.steps) {
+        steps.push_back(Json{{"name", step.name}, {"state", toString(step.state)}});
+    }
+    return Json{{"version", journal.version},
+                {"device_id", journal.deviceId},
+                {"device", journal.devicePath},
+                {"purpose", journal.purpose},
+                {"direction", toString(journal.direction)},
+                {"phase", toString(journal.phase)},
+                {"partition_number", journal.partitionNumber},
+                {"partition", journal.partitionPath},
+                {"filesystem", journal.filesystemType},
+                {"mount_point", journal.mountPoint},
+                {"partition_start", journal.partitionStart.value},
+                {"from_partition_size", journal.fromPartitionSize.value},
+                {"to_partition_size", journal.toPartitionSize.value},
+                {"from_filesystem_size", journal.fromFilesystemSize.value},
+                {"to_filesystem_size", journal.toFilesystemSize.value},
+                {"table_backup", journal.tableBackup},
+                {"steps", std::move(steps)},
+                {"last_error", journal.lastError}};
+}
+
+Expected<Journal> journalFromJson(const Json& json) {
+    try {
+        Journal journal;
+        journal.version = json.at("version").get<int>();
+        if (journal.version != 1) {
+            return fail(ErrorCode::Parse,
+                        fmt::format("journal version {} is not supported", journal.version));
+        }
+        journal.deviceId = json.at("device_id").get<std::string>();
+        journal.devicePath = json.at("device").get<std::string>();
+        journal.purpose = json.at("purpose").get<std::string>();
+        const auto direction = json.at("direction").get<std::string>();
+        if (direction != "shrink" && direction != "grow") {
+            return fail(ErrorCode::Parse, "journal: unknown direction \"" + direction + "\"");
+        }
+        journal.direction = direction == "shrink" ? Direction::Shrink : Direction::Grow;
+        auto phase = phaseFromString(json.at("phase").get<std::string>());
+        if (!phase) {
+            return std::unexpected(phase.error());
+        }
+        journal.phase = *phase;
+        journal.partitionNumber = json.at("partition_number").get<std::uint32_t>();
+        journal.partitionPath = json.at("partition").get<std::string>();
+        journal.filesystemType = json.at("filesystem").get<std::string>();
+        journal.mountPoint = json.value("mount_point", "");
+        journal.partitionStart = Bytes(json.at("partition_start").get<std::uint64_t>());
+        journal.fromPartitionSize = Bytes(json.at("from_partition_size").get<std::uint64_t>());
+        journal.toPartitionSize = Bytes(json.at("to_partition_size").get<std::uint64_t>());
+        journal.fromFilesystemSize = Bytes(json.at("from_filesystem_size").get<std::uint64_t>());
+        journal.toFilesystemSize = Bytes(json.at("to_filesystem_size").get<std::uint64_t>());
+        journal.tableBackup = json.value("table_backup", "");
+        journal.lastError = json.value("last_error", "");
+        const auto expected = stepsFor(journal.direction);
+        const auto& steps = json.at("steps");
+        if (!steps.is_array() || steps.size() != expected.size()) {
+            return fail(ErrorCode::Parse, "journal: the steps do not match its direction");
+        }
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            auto state = stateFromString(steps[i].at("state").get<std::string>());
+            if (!state) {
+                return std::unexpected(state.error());
+            }
+            if (steps[i].at("name").get<std::string>() != expected[i].name) {
+                return fail(ErrorCode::Parse, "journal: unexpected step \"" +
+                                                  steps[i].at("name").get<std::string>() + "\"");
+            }
+            journal.steps.push_back({expected[i].name, *state});
+        }
+        return journal;
+    } catch (const Json::exception& error) {
+        return fail(ErrorCode::Parse, std::string("journal: ") + error.what());
+    }
+}
+
+std::string deviceIdFor(const device::Device& device) {
+    if (device.labName) {
+        return "lab-" + sanitize(*device.labName);
+    }
+    if (!device.serial.empty()) {
+        return sanitize(device.model.empty() ? device.serial : device.model + "-" + device.serial);
+    }
+    if (!device.wwn.empty()) {
+        return sanitize(device.wwn);
+    }
+    return sanitize(device.name);
+}
+
+JournalStore::JournalStore(std::filesystem::path stateDir,
+                           std::optional<std::pair<std::uint32_t, std::uint32_t>> owner)
+    : m_dir(std::move(stateDir) / "ssdkeeper" / "op")
+    , m_owner(owner) {}
+
+std::filesystem::path JournalStore::pathFor(const std::string& deviceId) const {
+    return m_dir / (sanitize(deviceId) + ".json");
+}
+
+std::filesystem::path JournalStore::backupPathFor(const std::string& deviceId,
+                                                  const std::string& purpose) const {
+    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+    return m_dir / fmt::format("{}-{}-{}.sfdisk", sanitize(deviceId), sanitize(purpose), now);
+}
+
+Expected<std::optional<Journal>> JournalStore::load(const std::string& deviceId) const {
+    const auto path = pathFor(deviceId);
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+        return std::optional<Journal>{};
+    }
+    std::ifstream in(path);
+    if (!in) {
+        return fail(ErrorCode::Io, "cannot read " + path.string());
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    auto json = parseJson(text.str(), path.string());
+    if (!json) {
+        return std::unexpected(json.error());
+    }
+    auto journal = journalFromJson(*json);
+    if (!journal) {
+        return std::unexpected(journal.error().addContext("reading " + path.string()));
+    }
+    return std::optional<Journal>(std::move(*journal));
+}
+
+Expected<void> JournalStore::save(const Journal& journal) const {
+    std::error_code ec;
+    const bool existed = std::filesystem::exists(m_dir, ec);
+    std::filesystem::create_directories(m_dir, ec);
+    if (ec) {
+        return fail(ErrorCode::Io, "creating " + m_dir.string() + ": " + ec.message());
+    }
+    if (!existed) {
+        chown(m_dir);
+        chown(m_dir.parent_path());
+    }
+    const auto path = pathFor(journal.deviceId);
+    if (auto written = writeFileAtomically(path, toJson(journal).dump(2) + "\n"); !written) {
+        return written;
+    }
+    chown(path);
+    return {};
+}
+
+void JournalStore::chown(const std::filesystem::path& file) const {
+    if (m_owner) {
+        (void)::chown(file.c_str(), m_owner->first, m_owner->second);
+    }
+}
+
+} // namespace ssdk::overprovision

@@ -1,0 +1,108 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/base/bytes.h"
+#include "core/base/error.h"
+#include "core/base/json.h"
+#include "core/overprovision/planner.h"
+
+namespace ssdk::overprovision {
+
+enum class StepState { Pending, Started, Done };
+
+struct JournalStep {
+    std::string name; // "backup-table", "check-filesystem", "shrink-filesystem", …
+    StepState state = StepState::Pending;
+};
+
+enum class Phase {
+    Running,     // apply or undo in progress (or interrupted: then recovery is offered)
+    RollingBack, // an interrupted operation being undone (or interrupted itself)
+    Completed,
+    RolledBack,
+};
+
+// What an operation is about to do and how far it got, written to the state directory before
+// every step. An operation only ever resizes one partition and its filesystem between two
+// sizes, so finishing = running the remaining steps again (each is idempotent) and rolling
+// back = the same steps towards the original sizes.
+struct Journal {
+    int version = 1;
+    std::string deviceId;   // stable name of the drive, used as the file name
+    std::string devicePath; // "/dev/loop3"
+    std::string purpose;    // "apply" or "undo": what the user asked for
+    Direction direction = Direction::Shrink;
+    Phase phase = Phase::Running;
+    std::uint32_t partitionNumber = 0;
+    std::string partitionPath;
+    std::string filesystemType;
+    std::string mountPoint; // where the filesystem was mounted when planned; empty: unmounted
+    Bytes partitionStart;
+    Bytes fromPartitionSize, toPartitionSize;
+    Bytes fromFilesystemSize, toFilesystemSize;
+    std::string tableBackup; // sfdisk dump taken by the first step
+    std::vector<JournalStep> steps;
+    std::string lastError; // why the last run stopped, when it failed rather than crashed
+
+    bool pending() const { return phase == Phase::Running || phase == Phase::RollingBack; }
+    // Undo is offered for a completed shrink made by apply.
+    bool undoable() const {
+        return phase == Phase::Completed && purpose == "apply" && direction == Direction::Shrink;
+    }
+};
+
+// The steps of a shrink or a grow, in order.
+std::vector<JournalStep> stepsFor(Direction direction);
+
+// A journal for carrying out `plan` (which must be possible). Pure.
+Expected<Journal> journalForPlan(const Plan& plan, const std::string& deviceId,
+                                 const std::filesystem::path& backupFile);
+// A journal that grows the partition and filesystem of a completed apply back. Pure.
+Expected<Journal> journalForUndo(const Journal& completed, const std::filesystem::path& backupFile);
+// Finishing an interrupted journal: the table backup is kept if it was taken; every other step
+// runs again (each is idempotent, and a half-run resize needs its check first). Pure.
+Journal journalToFinish(Journal pending);
+// Rolling an interrupted journal back: the same partition and filesystem resized towards the
+// sizes they had before it started. Pure.
+Journal journalToRollBack(const Journal& pending, const std::filesystem::path& backupFile);
+
+Json toJson(const Journal& journal);
+Expected<Journal> journalFromJson(const Json& json);
+std::string_view toString(Phase phase);
+std::string_view toString(StepState state);
+
+// A stable id for a drive, safe as a file name: "lab-NAME" for lab drives, else the serial
+// (or WWN, or kernel name) with anything but [A-Za-z0-9_.-] replaced by '_'.
+std::string deviceIdFor(const device::Device& device);
+
+// Journals live in <stateDir>/ssdkeeper/op/<device id>.json, one per drive.
+class JournalStore {
+public:
+    // owner: when root works for a user, files are chowned to them (like lab drive images).
+    explicit JournalStore(std::filesystem::path stateDir,
+                          std::optional<std::pair<std::uint32_t, std::uint32_t>> owner = {});
+
+    const std::filesystem::path& directory() const { return m_dir; }
+    std::filesystem::path pathFor(const std::string& deviceId) const;
+    // A new file name for a table backup of this drive.
+    std::filesystem::path backupPathFor(const std::string& deviceId,
+                                        const std::string& purpose) const;
+
+    // Nothing when this drive has no journal.
+    Expected<std::optional<Journal>> load(const std::string& deviceId) const;
+    // Written atomically (temporary file, fsync, rename).
+    Expected<void> save(const Journal& journal) const;
+    // Gives a file written by an operation (a table backup) to the owner.
+    void chown(const std::filesystem::path& file) const;
+
+private:
+    std::filesystem::path m_dir;
+    std::optional<std::pair<std::uint32_t, std::uint32_t>> m_owner;
+};
+
+} // namespace ssdk::overprovision

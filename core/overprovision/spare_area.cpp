@@ -1,0 +1,191 @@
+#include "core/overprovision/spare_area.h"
+
+#include <fmt/format.h>
+
+#include "core/device/device_json.h"
+
+namespace ssdk::overprovision {
+
+Json toJson(const SpareAreaStatus& status) {
+    return Json{{"device", device::toJson(status.device)},
+                {"usage", status.usage ? toJson(*status.usage) : Json(nullptr)},
+                {"usage_error", status.usageError},
+                {"journal", status.journal ? toJson(*status.journal) : Json(nullptr)}};
+}
+
+SpareArea::SpareArea(device::Discovery discovery, ProcessRunner& runner, DiskEditor& editor,
+                     JournalStore store)
+    : m_discovery(std::move(discovery))
+    , m_runner(runner)
+    , m_editor(editor)
+    , m_filesystems(runner)
+    , m_store(std::move(store)) {}
+
+Expected<device::Device> SpareArea::findDevice(const std::string& devicePath) const {
+    auto device = m_discovery.find(devicePath);
+    if (!device) {
+        return std::unexpected(device.error());
+    }
+    return device;
+}
+
+Expected<std::optional<Journal>> SpareArea::journalFor(const device::Device& device) const {
+    return m_store.load(deviceIdFor(device));
+}
+
+Expected<SpareAreaStatus> SpareArea::inspect(const std::string& devicePath) {
+    auto device = findDevice(devicePath);
+    if (!device) {
+        return std::unexpected(device.error());
+    }
+    SpareAreaStatus status;
+    status.device = *device;
+    const int last = lastPartitionIndex(*device);
+    if (device->holdsRootFilesystem()) {
+        // Nothing is run on the disk of the running system: the plan refuses it anyway.
+        status.usageError = device->path + " holds the running system; its filesystems are "
+                                           "not inspected";
+    } else if (last >= 0) {
+        const auto& partition = device->partitions[static_cast<std::size_t>(last)];
+        const std::string type = partition.filesystem ? partition.filesystem->type : "";
+        if (isSupportedFilesystem(type)) {
+            FilesystemLocation where{
+                type, partition.path,
+                partition.mounts.empty() ? "" : partition.mounts.front().mountPoint};
+            auto usage = m_filesystems.inspect(where);
+            if (usage) {
+                status.usage = *usage;
+            } else {
+                status.usageError = usage.error().describe();
+            }
+        } else {
+            status.usageError = "no filesystem SSD Keeper can resize on " + partition.path;
+        }
+    }
+    auto journal = journalFor(*device);
+    if (!journal) {
+        return std::unexpected(journal.error());
+    }
+    status.journal = *journal;
+    return status;
+}
+
+Expected<Journal> SpareArea::apply(const std::string& devicePath, double sparePercent,
+                                   const std::string& confirmedPartition,
+                                   const StepObserver& observer) {
+    auto status = inspect(devicePath);
+    if (!status) {
+        return std::unexpected(status.error());
+    }
+    if (status->journal && status->journal->pending()) {
+        return fail(ErrorCode::Busy, "an interrupted spare-area change of " + devicePath +
+                                         " is pending: finish it or roll it back first");
+    }
+    auto planned = plan(status->device, status->usage, sparePercent);
+    if (!planned) {
+        return std::unexpected(planned.error());
+    }
+    if (!planned->possible) {
+        std::string reasons;
+        for (const auto& reason : planned->refusals) {
+            reasons += (reasons.empty() ? "" : "; ") + reason;
+        }
+        if (!status->usageError.empty() && !status->usage) {
+            reasons += " (" + status->usageError + ")";
+        }
+        return fail(ErrorCode::Unsupported, reasons);
+    }
+    if (!confirmedPartition.empty() && confirmedPartition != planned->partitionPath) {
+        return fail(ErrorCode::InvalidArgument, "the confirmation names " + confirmedPartition +
+                                                    ", but the plan changes " +
+                                                    planned->partitionPath + "; nothing done");
+    }
+    const std::string id = deviceIdFor(status->device);
+    auto journal = journalForPlan(*planned, id, m_store.backupPathFor(id, "apply"));
+    if (!journal) {
+        return std::unexpected(journal.error());
+    }
+    Operation operation(std::move(*journal), m_editor, m_filesystems, m_store);
+    return operation.run(observer);
+}
+
+Expected<Journal> SpareArea::undo(const std::string& devicePath, const StepObserver& observer) {
+    auto device = findDevice(devicePath);
+    if (!device) {
+        return std::unexpected(device.error());
+    }
+    auto last = journalFor(*device);
+    if (!last) {
+        return std::unexpected(last.error());
+    }
+    if (!*last || !(*last)->undoable()) {
+        return fail(ErrorCode::NotFound,
+                    "no completed spare-area change of " + devicePath + " to undo");
+    }
+    const Journal& done = **last;
+    auto extent = m_editor.partitionOnDisk(device->path, done.partitionNumber);
+    if (!extent) {
+        return std::unexpected(extent.error());
+    }
+    if (extent->start != done.partitionStart || extent->size != done.toPartitionSize) {
+        return fail(ErrorCode::Busy,
+                    fmt::format("partition {} of {} changed since the spare area was set (now "
+                                "{} at {}); undo would not restore what was there",
+                                done.partitionNumber, devicePath, formatIec(extent->size),
+                                formatIec(extent->start)));
+    }
+    auto journal = journalForUndo(done, m_store.backupPathFor(done.deviceId, "undo"));
+    if (!journal) {
+        return std::unexpected(journal.error());
+    }
+    journal->devicePath = device->path;
+    for (const auto& partition : device->partitions) {
+        if (partition.number == journal->partitionNumber) {
+            journal->partitionPath = partition.path;
+        }
+    }
+    // The filesystem may be mounted now: ext4 and btrfs grow online.
+    journal->mountPoint.clear();
+    for (const auto& partition : device->partitions) {
+        if (partition.number == journal->partitionNumber && !partition.mounts.empty()) {
+            journal->mountPoint = partition.mounts.front().mountPoint;
+        }
+    }
+    if (!journal->mountPoint.empty() && journal->filesystemType == "ntfs") {
+        return fail(ErrorCode::Busy, journal->partitionPath + " is mounted at " +
+                                         journal->mountPoint + ": unmount it to grow NTFS");
+    }
+    Operation operation(std::move(*journal), m_editor, m_filesystems, m_store);
+    return operation.run(observer);
+}
+
+Expected<Journal> SpareArea::recover(const std::string& devicePath, Recovery action,
+                                     const StepObserver& observer) {
+    auto device = findDevice(devicePath);
+    if (!device) {
+        return std::unexpected(device.error());
+    }
+    auto last = journalFor(*device);
+    if (!last) {
+        return std::unexpected(last.error());
+    }
+    if (!*last || !(*last)->pending()) {
+        return fail(ErrorCode::NotFound,
+                    "no interrupted spare-area change of " + devicePath + " to recover");
+    }
+    Journal journal =
+        action == Recovery::Finish
+            ? journalToFinish(**last)
+            : journalToRollBack(**last, m_store.backupPathFor((*last)->deviceId, "rollback"));
+    // The kernel name may differ after a reboot or re-attach; the journal follows the drive.
+    journal.devicePath = device->path;
+    for (const auto& partition : device->partitions) {
+        if (partition.number == journal.partitionNumber) {
+            journal.partitionPath = partition.path;
+        }
+    }
+    Operation operation(std::move(journal), m_editor, m_filesystems, m_store);
+    return operation.run(observer);
+}
+
+} // namespace ssdk::overprovision

@@ -1,0 +1,61 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/base/process_runner.h"
+#include "core/device/discovery.h"
+#include "core/overprovision/disk_editor.h"
+#include "core/overprovision/filesystem_tool.h"
+#include "core/overprovision/journal.h"
+#include "core/overprovision/operation.h"
+#include "core/overprovision/planner.h"
+
+namespace ssdk::overprovision {
+
+// What the spare-area page and `op plan` need to plan locally for any percentage.
+struct SpareAreaStatus {
+    device::Device device;
+    std::optional<FilesystemUsage> usage; // of the last partition's filesystem
+    std::string usageError;               // why usage is missing
+    std::optional<Journal> journal;       // pending (recovery offered) or the last one done
+};
+
+// {device, usage, usage_error, journal}: the op.inspect result.
+Json toJson(const SpareAreaStatus& status);
+
+enum class Recovery { Finish, RollBack };
+
+// The spare-area feature for one state directory: inspect, apply, undo and recover, each
+// re-reading the device and re-planning rather than trusting a caller's plan. Needs root for
+// everything but planning.
+class SpareArea {
+public:
+    SpareArea(device::Discovery discovery, ProcessRunner& runner, DiskEditor& editor,
+              JournalStore store);
+
+    Expected<SpareAreaStatus> inspect(const std::string& devicePath);
+    // Plans sparePercent for the device and carries the plan out. `confirmedPartition`, when
+    // not empty, must name the partition the plan changes (what the user confirmed).
+    // Errors: Busy when a journal is pending (recover first), Unsupported/NoSpace/Busy with
+    // the plan's reasons when it cannot be done.
+    Expected<Journal> apply(const std::string& devicePath, double sparePercent,
+                            const std::string& confirmedPartition, const StepObserver& observer);
+    // Grows back what the last completed apply shrank.
+    Expected<Journal> undo(const std::string& devicePath, const StepObserver& observer);
+    // Finishes or rolls back an interrupted operation.
+    Expected<Journal> recover(const std::string& devicePath, Recovery action,
+                              const StepObserver& observer);
+
+private:
+    Expected<device::Device> findDevice(const std::string& devicePath) const;
+    Expected<std::optional<Journal>> journalFor(const device::Device& device) const;
+
+    device::Discovery m_discovery;
+    ProcessRunner& m_runner;
+    DiskEditor& m_editor;
+    FilesystemTool m_filesystems;
+    JournalStore m_store;
+};
+
+} // namespace ssdk::overprovision

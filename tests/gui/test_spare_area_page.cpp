@@ -1,0 +1,136 @@
+#include <catch2/catch.hpp>
+
+#include <QFrame>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSlider>
+
+#include "app/pages/spare_area_page.h"
+#include "app/widgets/spare_area_bar.h"
+#include "core/overprovision/journal.h"
+#include "tests/gui/gui_support.h"
+
+using namespace ssdk;
+using namespace ssdk::app;
+
+namespace {
+
+// A 512 MiB GPT drive with one ext4 partition nearly filling it, discard-capable, not mounted.
+device::Device spareDrive() {
+    device::Device device = test::labDrive();
+    device.size = Bytes::mib(512);
+    device.partitionTableType = "gpt";
+    device.discardGranularity = Bytes(4096);
+    device.discardMaxBytes = Bytes::gib(4);
+    device::Partition partition;
+    partition.name = "loop0p1";
+    partition.path = "/dev/loop0p1";
+    partition.number = 1;
+    partition.start = Bytes::mib(1);
+    partition.size = Bytes::mib(510);
+    partition.filesystem = device::Filesystem{"ext4", "data", ""};
+    device.partitions = {partition};
+    return device;
+}
+
+Json inspection(Bytes used) {
+    return Json{{"usage", Json{{"type", "ext4"},
+                               {"size", Bytes::mib(510).value},
+                               {"used", used.value},
+                               {"minimum_size", used.value},
+                               {"source", "test"}}},
+                {"usage_error", ""},
+                {"journal", nullptr}};
+}
+
+template <typename T> T* child(const QWidget& page, const char* name) {
+    auto* widget = page.findChild<T*>(QStringLiteral("spare.") + name);
+    REQUIRE(widget != nullptr);
+    return widget;
+}
+
+} // namespace
+
+TEST_CASE("the spare area page plans with the slider and names the partition") {
+    test::application();
+    SpareAreaPage page(false);
+    page.resize(900, 700);
+    page.show();
+    const auto drive = spareDrive();
+    page.setDevice(&drive);
+    page.showInspection(inspection(Bytes::mib(200)));
+
+    REQUIRE(page.currentPlan());
+    CHECK(page.currentPlan()->possible);
+    CHECK(child<QLabel>(page, "sliderValue")->text() == "20 %");
+    CHECK(child<QLabel>(page, "plan")->text().contains("shrinks from 510 MiB to 408 MiB"));
+    CHECK(child<QLabel>(page, "factory")->text().contains("unknown"));
+    CHECK(page.confirmationText().contains("/dev/loop0p1"));
+    CHECK(page.confirmationText().startsWith("Shrink"));
+    // Not the live system: nothing can be sent to the helper.
+    CHECK_FALSE(child<QPushButton>(page, "apply")->isEnabled());
+    CHECK_FALSE(child<QFrame>(page, "recovery")->isVisibleTo(&page));
+
+    // Before: the partition (the last MiB is alignment, not spare); after: spare at the end.
+    const auto& before = child<SpareAreaBar>(page, "before")->model();
+    const auto& after = child<SpareAreaBar>(page, "after")->model();
+    REQUIRE(before.segments.size() == 1);
+    REQUIRE(after.segments.size() == 2);
+    CHECK(after.segments[0].size == Bytes::mib(408));
+    CHECK(after.segments[0].usedFraction == Approx(200.0 / 408.0));
+    CHECK(after.segments[1].kind == SpareBarSegment::Kind::UserSpare);
+    CHECK(after.segments[1].size == Bytes::mib(103));
+
+    page.slider()->setValue(40);
+    CHECK(child<QLabel>(page, "sliderValue")->text() == "40 %");
+    CHECK(child<SpareAreaBar>(page, "after")->model().segments[0].size == Bytes::mib(306));
+
+    // Too full for 40 %: the plan says why.
+    page.showInspection(inspection(Bytes::mib(300)));
+    CHECK_FALSE(page.currentPlan()->possible);
+    CHECK(child<QLabel>(page, "plan")->text().contains("too full"));
+}
+
+TEST_CASE("the spare area page refuses the system disk and shows factory spare") {
+    test::application();
+    SpareAreaPage page(false);
+    page.show();
+    const auto nvme = test::nvmeSystemDisk();
+    page.setDevice(&nvme);
+    REQUIRE(page.currentPlan());
+    CHECK_FALSE(page.currentPlan()->possible);
+    CHECK(child<QLabel>(page, "plan")->text().contains("running system"));
+    CHECK(child<QLabel>(page, "factory")->text().contains("Factory spare: "));
+    const auto& before = child<SpareAreaBar>(page, "before")->model();
+    REQUIRE_FALSE(before.segments.empty());
+    CHECK(before.segments.back().kind == SpareBarSegment::Kind::FactorySpare);
+    CHECK(before.total > nvme.size);
+}
+
+TEST_CASE("the spare area page offers to finish or roll back an interrupted change") {
+    test::application();
+    SpareAreaPage page(false);
+    page.show();
+    const auto drive = spareDrive();
+    page.setDevice(&drive);
+    overprovision::Journal journal;
+    journal.deviceId = "lab-demo";
+    journal.devicePath = drive.path;
+    journal.purpose = "apply";
+    journal.partitionNumber = 1;
+    journal.partitionPath = "/dev/loop0p1";
+    journal.filesystemType = "ext4";
+    journal.fromPartitionSize = Bytes::mib(510);
+    journal.toPartitionSize = Bytes::mib(408);
+    journal.steps = overprovision::stepsFor(overprovision::Direction::Shrink);
+    journal.steps[0].state = overprovision::StepState::Done;
+    journal.steps[1].state = overprovision::StepState::Started;
+    Json status = inspection(Bytes::mib(200));
+    status["journal"] = overprovision::toJson(journal);
+    page.showInspection(status);
+    CHECK(child<QFrame>(page, "recovery")->isVisibleTo(&page));
+    CHECK(child<QLabel>(page, "recoveryText")->text().contains("/dev/loop0p1"));
+    CHECK(child<QPushButton>(page, "finish") != nullptr);
+    CHECK_FALSE(child<QPushButton>(page, "apply")->isEnabled());
+}

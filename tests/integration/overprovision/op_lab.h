@@ -1,0 +1,244 @@
+#pragma once
+
+// Test support for spare-area tests on lab drives: layouts made with sfdisk/mkfs, files of
+// known checksums, fsck, the kernel's partition sizes, and the sparse image's allocation.
+#include <cerrno>
+#include <csignal>
+#include <fcntl.h>
+#include <fstream>
+#include <map>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include "core/base/sysfs_root.h"
+#include "core/base/system_process_runner.h"
+#include "core/device/discovery.h"
+#include "core/lab/lab.h"
+#include "tests/integration/lab/lab_scratch.h"
+
+namespace ssdk::test {
+
+// Like ScratchState, but under /tmp/ssdk-op-itest-<pid>-<n>, and sweeping only leftovers of
+// runs whose process is gone: other checkouts run their integration tests at the same time,
+// and ScratchState's sweep of /tmp/ssdk-itest-* would detach these drives mid-test.
+class OpScratch {
+public:
+    static constexpr std::string_view kPrefix = "/tmp/ssdk-op-itest-";
+
+    OpScratch() {
+        static std::atomic<int> counter{0};
+        static const bool swept = [] {
+            std::error_code ec;
+            for (const auto& entry : std::filesystem::directory_iterator("/tmp", ec)) {
+                const std::string path = entry.path().string();
+                if (!path.starts_with(kPrefix)) {
+                    continue;
+                }
+                const int pid = std::atoi(path.c_str() + kPrefix.size());
+                if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) {
+                    detachLoopsUnder(path + "/");
+                    std::filesystem::remove_all(entry.path(), ec);
+                }
+            }
+            return true;
+        }();
+        (void)swept;
+        m_dir = std::string(kPrefix) + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+        std::filesystem::create_directories(m_dir);
+        ::setenv("XDG_STATE_HOME", m_dir.c_str(), 1);
+    }
+    ~OpScratch() {
+        detachLoopsUnder(m_dir.string() + "/");
+        std::error_code ec;
+        std::filesystem::remove_all(m_dir, ec);
+        ::unsetenv("XDG_STATE_HOME");
+    }
+    OpScratch(const OpScratch&) = delete;
+    OpScratch& operator=(const OpScratch&) = delete;
+
+    const std::filesystem::path& dir() const { return m_dir; }
+
+private:
+    std::filesystem::path m_dir;
+};
+
+struct OpLabDrive {
+    lab::LabDrive drive;
+    std::string device;    // /dev/loopN
+    std::string partition; // /dev/loopNp1
+};
+
+inline ProcessResult mustRun(std::vector<std::string> argv, std::string input = {}) {
+    SystemProcessRunner runner;
+    auto result = runner.run({.argv = std::move(argv),
+                              .timeout = std::chrono::minutes(5),
+                              .standardInput = std::move(input),
+                              .environment = {{"LC_ALL", "C"}}});
+    REQUIRE(result);
+    return *result;
+}
+
+// A lab drive of `size` with one partition from 1 MiB to the end holding `fsType` (mkfs),
+// under a "gpt" or "dos" (MBR) table.
+inline OpLabDrive makeOpLab(const std::string& name, Bytes size, const std::string& table,
+                            const std::string& fsType) {
+    SystemProcessRunner runner;
+    lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), runner);
+    lab::LabCreateRequest request;
+    request.name = name;
+    request.size = size;
+    request.layout = "empty";
+    auto drive = manager.create(request);
+    REQUIRE(drive);
+    OpLabDrive lab{*drive, drive->devicePath, drive->devicePath + "p1"};
+    auto sfdisk = mustRun({"sfdisk", "--quiet", "--wipe", "always", lab.device},
+                          "label: " + table + "\nstart=2048, type=" +
+                              (table == "gpt" ? std::string("L") : std::string("83")) + "\n");
+    INFO(sfdisk.standardError);
+    REQUIRE(sfdisk.exitCode == 0);
+    for (int attempt = 0; attempt < 100 && !std::filesystem::exists(lab.partition); ++attempt) {
+        if (attempt == 5) {
+            mustRun({"partx", "--add", lab.device});
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    REQUIRE(std::filesystem::exists(lab.partition));
+    std::vector<std::string> mkfs;
+    if (fsType == "ntfs") {
+        mkfs = {"mkfs.ntfs", "-q", "-f", "-F", lab.partition};
+    } else if (fsType == "xfs" || fsType == "btrfs") {
+        mkfs = {"mkfs." + fsType, "-q", "-f", lab.partition};
+    } else {
+        // 4 KiB blocks, as on real drives: mke2fs picks 1 KiB for small filesystems, for which
+        // resize2fs -P estimates a minimum near the whole size.
+        mkfs = {"mkfs." + fsType, "-q", "-F", "-T", "default", lab.partition};
+    }
+    auto made = mustRun(mkfs);
+    INFO(made.standardError);
+    REQUIRE(made.exitCode == 0);
+    return lab;
+}
+
+// 64-bit FNV-1a.
+inline std::uint64_t checksum(const std::vector<char>& data) {
+    std::uint64_t hash = 1469598103934665603ULL;
+    for (char c : data) {
+        hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    }
+    return hash;
+}
+
+inline std::vector<char> fileContent(std::size_t size, std::uint64_t seed) {
+    std::vector<char> data(size);
+    std::uint64_t state = seed * 0x9E3779B97F4A7C15ULL + 1;
+    for (std::size_t i = 0; i < size; i += 8) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        for (std::size_t b = 0; b < 8 && i + b < size; ++b) {
+            data[i + b] = static_cast<char>((state >> (8 * b)) & 0xFF);
+        }
+    }
+    return data;
+}
+
+inline double usedFraction(const std::filesystem::path& mountPoint) {
+    struct statvfs info {};
+    REQUIRE(::statvfs(mountPoint.c_str(), &info) == 0);
+    return 1.0 - static_cast<double>(info.f_bfree) / static_cast<double>(info.f_blocks);
+}
+
+// Writes files of pseudo-random content until the filesystem is `fraction` full; returns
+// name → checksum.
+inline std::map<std::string, std::uint64_t> fillTo(const std::filesystem::path& mountPoint,
+                                                   double fraction,
+                                                   std::size_t fileSize = std::size_t{2} << 20) {
+    std::map<std::string, std::uint64_t> files;
+    for (std::uint64_t n = 0; usedFraction(mountPoint) < fraction; ++n) {
+        const std::string name = "file-" + std::to_string(n) + ".bin";
+        const auto data = fileContent(fileSize, n + 1);
+        std::ofstream out(mountPoint / name, std::ios::binary);
+        out.write(data.data(), static_cast<std::streamsize>(data.size()));
+        out.close();
+        REQUIRE(out);
+        files[name] = checksum(data);
+        REQUIRE(n < 100000);
+    }
+    mustRun({"sync"});
+    return files;
+}
+
+inline void checkFiles(const std::filesystem::path& mountPoint,
+                       const std::map<std::string, std::uint64_t>& files) {
+    std::size_t intact = 0;
+    for (const auto& [name, sum] : files) {
+        std::ifstream in(mountPoint / name, std::ios::binary);
+        std::vector<char> data((std::istreambuf_iterator<char>(in)), {});
+        INFO(name);
+        CHECK(checksum(data) == sum);
+        intact += checksum(data) == sum ? 1U : 0U;
+    }
+    CHECK(intact == files.size());
+}
+
+// e2fsck -f -n: 0 when clean.
+inline int fsckExit(const std::string& partition) {
+    auto result = mustRun({"e2fsck", "-f", "-n", partition});
+    UNSCOPED_INFO(result.standardOutput << result.standardError);
+    return result.exitCode;
+}
+
+// The kernel's size of partition 1 of a loop device, in bytes.
+inline std::uint64_t kernelPartitionSize(const std::string& device) {
+    const std::string name = std::filesystem::path(device).filename().string();
+    return SysfsRoot().tryU64("/sys/block/" + name + "/" + name + "p1/size").value_or(0) * 512;
+}
+
+// Bytes of [start, end) of a file backed by real blocks (SEEK_DATA / SEEK_HOLE).
+inline std::uint64_t allocatedInRange(const std::filesystem::path& file, std::uint64_t start,
+                                      std::uint64_t end) {
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    REQUIRE(fd >= 0);
+    std::uint64_t total = 0;
+    auto position = static_cast<off_t>(start);
+    while (static_cast<std::uint64_t>(position) < end) {
+        const off_t data = ::lseek(fd, position, SEEK_DATA);
+        if (data < 0 || static_cast<std::uint64_t>(data) >= end) {
+            break;
+        }
+        off_t hole = ::lseek(fd, data, SEEK_HOLE);
+        if (hole < 0) {
+            hole = static_cast<off_t>(end);
+        }
+        total += std::min<std::uint64_t>(static_cast<std::uint64_t>(hole), end) -
+                 static_cast<std::uint64_t>(data);
+        position = hole;
+    }
+    ::close(fd);
+    return total;
+}
+
+inline std::uint64_t allocatedTotal(const std::filesystem::path& file) {
+    struct stat info {};
+    REQUIRE(::stat(file.c_str(), &info) == 0);
+    return static_cast<std::uint64_t>(info.st_blocks) * 512;
+}
+
+// The live device as discovery sees it.
+inline device::Device discover(const std::string& device) {
+    const SysfsRoot root;
+    const device::Discovery discovery(root, device::makeSystemFsProber(root));
+    auto found = discovery.find(device);
+    REQUIRE(found);
+    return *found;
+}
+
+// The state directory the scratch state sets for lab drives (XDG_STATE_HOME).
+inline std::string stateDir(const ScratchState& scratch) {
+    return scratch.dir().string();
+}
+
+} // namespace ssdk::test

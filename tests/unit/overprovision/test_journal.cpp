@@ -1,0 +1,124 @@
+// The journal: its JSON form, atomic storage, and the journals for finish, roll back and undo.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <unistd.h>
+
+#include "core/overprovision/journal.h"
+
+using namespace ssdk;
+using namespace ssdk::overprovision;
+namespace fs = std::filesystem;
+
+namespace {
+
+Journal shrinkJournal() {
+    Journal journal;
+    journal.deviceId = "lab-op";
+    journal.devicePath = "/dev/loop7";
+    journal.purpose = "apply";
+    journal.direction = Direction::Shrink;
+    journal.partitionNumber = 1;
+    journal.partitionPath = "/dev/loop7p1";
+    journal.filesystemType = "ext4";
+    journal.partitionStart = Bytes::mib(1);
+    journal.fromPartitionSize = Bytes::mib(510);
+    journal.toPartitionSize = Bytes::mib(408);
+    journal.fromFilesystemSize = Bytes::mib(510);
+    journal.toFilesystemSize = Bytes::mib(408);
+    journal.tableBackup = "/tmp/x.sfdisk";
+    journal.steps = stepsFor(Direction::Shrink);
+    return journal;
+}
+
+} // namespace
+
+TEST_CASE("a journal survives its JSON form", "[overprovision]") {
+    Journal journal = shrinkJournal();
+    journal.steps[2].state = StepState::Started;
+    journal.steps[0].state = StepState::Done;
+    auto back = journalFromJson(toJson(journal));
+    REQUIRE(back);
+    CHECK(back->steps.size() == 7);
+    CHECK(back->steps[0].state == StepState::Done);
+    CHECK(back->steps[2].state == StepState::Started);
+    CHECK(back->steps[2].name == "shrink-filesystem");
+    CHECK(back->toPartitionSize == Bytes::mib(408));
+    CHECK(back->pending());
+
+    Json bad = toJson(journal);
+    bad["steps"][1]["name"] = "format-disk";
+    CHECK_FALSE(journalFromJson(bad));
+    bad = toJson(journal);
+    bad["version"] = 2;
+    CHECK_FALSE(journalFromJson(bad));
+}
+
+TEST_CASE("finishing reruns everything but a taken backup", "[overprovision]") {
+    Journal journal = shrinkJournal();
+    for (std::size_t i = 0; i < 4; ++i) {
+        journal.steps[i].state = StepState::Done;
+    }
+    journal.steps[4].state = StepState::Started;
+    Journal finish = journalToFinish(journal);
+    CHECK(finish.steps[0].state == StepState::Done);
+    for (std::size_t i = 1; i < finish.steps.size(); ++i) {
+        CHECK(finish.steps[i].state == StepState::Pending);
+    }
+}
+
+TEST_CASE("rolling back a shrink grows towards the original sizes", "[overprovision]") {
+    Journal journal = shrinkJournal();
+    journal.steps[0].state = StepState::Done;
+    journal.steps[1].state = StepState::Started;
+    Journal back = journalToRollBack(journal, "/tmp/y.sfdisk");
+    CHECK(back.phase == Phase::RollingBack);
+    CHECK(back.direction == Direction::Grow);
+    CHECK(back.toPartitionSize == Bytes::mib(510));
+    CHECK(back.toFilesystemSize == Bytes::mib(510));
+    CHECK(back.steps[2].name == "grow-partition");
+    CHECK(back.tableBackup == "/tmp/y.sfdisk");
+}
+
+TEST_CASE("only a completed apply can be undone", "[overprovision]") {
+    Journal journal = shrinkJournal();
+    CHECK_FALSE(journalForUndo(journal, "/tmp/z"));
+    journal.phase = Phase::Completed;
+    auto undo = journalForUndo(journal, "/tmp/z");
+    REQUIRE(undo);
+    CHECK(undo->purpose == "undo");
+    CHECK(undo->direction == Direction::Grow);
+    CHECK(undo->toPartitionSize == Bytes::mib(510));
+    CHECK_FALSE(undo->undoable());
+}
+
+TEST_CASE("the store writes atomically and reads back", "[overprovision]") {
+    const fs::path dir = fs::temp_directory_path() / ("ssdk-op-unit-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    JournalStore store(dir);
+    auto none = store.load("lab-op");
+    REQUIRE(none);
+    CHECK_FALSE(none->has_value());
+    REQUIRE(store.save(shrinkJournal()));
+    CHECK(fs::exists(dir / "ssdkeeper" / "op" / "lab-op.json"));
+    CHECK_FALSE(fs::exists(dir / "ssdkeeper" / "op" / "lab-op.json.tmp"));
+    auto loaded = store.load("lab-op");
+    REQUIRE(loaded);
+    REQUIRE(loaded->has_value());
+    CHECK((*loaded)->partitionPath == "/dev/loop7p1");
+    std::ofstream(store.pathFor("lab-bad")) << "{ torn";
+    CHECK_FALSE(store.load("lab-bad"));
+    CHECK(store.backupPathFor("lab/../x", "apply").filename().string().find('/') ==
+          std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("device ids are stable and safe file names", "[overprovision]") {
+    device::Device device;
+    device.name = "nvme0n1";
+    CHECK(deviceIdFor(device) == "nvme0n1");
+    device.model = "Samsung SSD 980";
+    device.serial = "S64/ABC";
+    CHECK(deviceIdFor(device) == "Samsung_SSD_980-S64_ABC");
+    device.labName = "op1";
+    CHECK(deviceIdFor(device) == "lab-op1");
+}
