@@ -1,0 +1,505 @@
+#include "app/pages/maintenance_page.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "app/pages/erase_wizard.h"
+#include "app/helper_caller.h"
+#include "app/theme.h"
+#include "core/base/system_process_runner.h"
+#include "core/maintenance/trim/format_verify.h"
+#include "core/maintenance/trim/fstrim.h"
+
+namespace ssdk::app {
+
+namespace {
+
+QString str(const Json& json, const char* key) {
+    return QString::fromStdString(json.value(key, std::string()));
+}
+
+QColor statusColor(const QString& status) {
+    if (status == QLatin1String("passes")) {
+        return QColor(0x15, 0x80, 0x3d);
+    }
+    if (status == QLatin1String("blocks")) {
+        return theme::kError;
+    }
+    if (status == QLatin1String("warning")) {
+        return theme::kLab;
+    }
+    return theme::kMutedText;
+}
+
+QString outcomeText(const QString& result) {
+    if (result == QLatin1String("reached")) {
+        return QObject::tr("TRIM reached the drive");
+    }
+    if (result == QLatin1String("not-reached")) {
+        return QObject::tr("TRIM did NOT reach the drive");
+    }
+    return QObject::tr("Inconclusive");
+}
+
+QGroupBox* box(const QString& title, const QString& name) {
+    auto* group = new QGroupBox(title);
+    group->setObjectName(name);
+    return group;
+}
+
+} // namespace
+
+MaintenancePage::MaintenancePage(QWidget* parent)
+    : DevicePage(parent) {
+    m_runner = new HelperCaller(this);
+    connect(m_runner, &HelperCaller::finished, this,
+            [this](const QString& verb, const HelperCaller::Outcome& outcome) {
+                helperFinished(verb, outcome.ok, outcome.error, outcome.result);
+            });
+    connect(m_runner, &HelperCaller::progress, this, &MaintenancePage::helperProgress);
+
+    auto* content = new QWidget;
+    auto* layout = new QVBoxLayout(content);
+    layout->addWidget(buildAuditBox());
+    layout->addWidget(buildVerifyBox());
+    layout->addWidget(buildFormatBox());
+    layout->addWidget(buildEraseBox());
+    layout->addStretch();
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(content);
+
+    m_progress = new QProgressBar;
+    m_progress->setObjectName(QStringLiteral("maintenance.progress"));
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumHeight(8);
+    m_progress->hide();
+    m_status = new QLabel;
+    m_status->setObjectName(QStringLiteral("maintenance.status"));
+    m_status->setProperty("role", QStringLiteral("muted"));
+
+    auto* outer = new QVBoxLayout(this);
+    outer->addWidget(scroll, 1);
+    outer->addWidget(m_progress);
+    outer->addWidget(m_status);
+    updateButtons();
+}
+
+QWidget* MaintenancePage::buildAuditBox() {
+    auto* group = box(tr("TRIM audit: can a discard reach the flash?"),
+                      QStringLiteral("maintenance.auditBox"));
+    auto* layout = new QVBoxLayout(group);
+    auto* row = new QHBoxLayout;
+    m_auditTarget = new QComboBox;
+    m_auditTarget->setObjectName(QStringLiteral("maintenance.auditTarget"));
+    m_auditTarget->setMinimumWidth(280);
+    m_auditButton = new QPushButton(tr("Audit"));
+    m_auditButton->setObjectName(QStringLiteral("maintenance.auditButton"));
+    connect(m_auditButton, &QPushButton::clicked, this, &MaintenancePage::runAudit);
+    row->addWidget(new QLabel(tr("Drive, partition or mount point:")));
+    row->addWidget(m_auditTarget, 1);
+    row->addWidget(m_auditButton);
+    layout->addLayout(row);
+    m_layers = new QTableWidget(0, 4);
+    m_layers->setObjectName(QStringLiteral("maintenance.layers"));
+    m_layers->setHorizontalHeaderLabels({tr("Layer"), tr("Name"), tr("Status"), tr("Why")});
+    m_layers->horizontalHeader()->setStretchLastSection(true);
+    m_layers->verticalHeader()->hide();
+    m_layers->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_layers->setWordWrap(true);
+    m_layers->setMinimumHeight(190);
+    layout->addWidget(m_layers);
+    m_verdict = new QLabel;
+    m_verdict->setObjectName(QStringLiteral("maintenance.verdict"));
+    m_verdict->setWordWrap(true);
+    layout->addWidget(m_verdict);
+    return group;
+}
+
+QWidget* MaintenancePage::buildVerifyBox() {
+    auto* group =
+        box(tr("Verify TRIM, fstrim and scheduled TRIM"), QStringLiteral("maintenance.verifyBox"));
+    auto* layout = new QVBoxLayout(group);
+    auto* row = new QHBoxLayout;
+    m_mountPoint = new QComboBox;
+    m_mountPoint->setObjectName(QStringLiteral("maintenance.mountPoint"));
+    m_mountPoint->setMinimumWidth(240);
+    m_verifyMode = new QComboBox;
+    m_verifyMode->setObjectName(QStringLiteral("maintenance.verifyMode"));
+    m_verifyMode->addItem(tr("Trim now (FITRIM)"), QStringLiteral("fstrim"));
+    m_verifyMode->addItem(tr("Wait for online discard"), QStringLiteral("online"));
+    m_verifyButton = new QPushButton(tr("Verify TRIM"));
+    m_verifyButton->setObjectName(QStringLiteral("maintenance.verifyButton"));
+    m_verifyButton->setToolTip(tr("Writes a file of marker blocks, deletes it, trims, and reads "
+                                  "the device back. Nothing outside that file is written."));
+    m_fstrimButton = new QPushButton(tr("Run fstrim"));
+    m_fstrimButton->setObjectName(QStringLiteral("maintenance.fstrimButton"));
+    connect(m_verifyButton, &QPushButton::clicked, this, &MaintenancePage::runVerify);
+    connect(m_fstrimButton, &QPushButton::clicked, this, &MaintenancePage::runFstrim);
+    row->addWidget(new QLabel(tr("Mounted filesystem:")));
+    row->addWidget(m_mountPoint, 1);
+    row->addWidget(m_verifyMode);
+    layout->addLayout(row);
+    auto* buttons = new QHBoxLayout;
+    buttons->addStretch();
+    buttons->addWidget(m_verifyButton);
+    buttons->addWidget(m_fstrimButton);
+    layout->addLayout(buttons);
+    m_verifyResult = new QLabel;
+    m_verifyResult->setObjectName(QStringLiteral("maintenance.verifyResult"));
+    m_verifyResult->setWordWrap(true);
+    m_verifyResult->setTextFormat(Qt::RichText);
+    m_verifyResult->setMinimumHeight(120);
+    m_verifyResult->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    layout->addWidget(m_verifyResult);
+    auto* timerRow = new QHBoxLayout;
+    m_timerStatus = new QLabel(tr("fstrim.timer: …"));
+    m_timerStatus->setObjectName(QStringLiteral("maintenance.timerStatus"));
+    m_timerStatus->setWordWrap(true);
+    m_timerButton = new QPushButton(tr("Enable weekly TRIM"));
+    m_timerButton->setObjectName(QStringLiteral("maintenance.timerButton"));
+    connect(m_timerButton, &QPushButton::clicked, this, [this] {
+        if (m_runner->call(QStringLiteral("trim.timer"), Json{{"enabled", !m_timerEnabled}})) {
+            updateButtons();
+        }
+    });
+    timerRow->addWidget(m_timerStatus, 1);
+    timerRow->addWidget(m_timerButton);
+    layout->addLayout(timerRow);
+    return group;
+}
+
+QWidget* MaintenancePage::buildFormatBox() {
+    auto* group = box(tr("Quick format + verify TRIM"), QStringLiteral("maintenance.formatBox"));
+    auto* layout = new QVBoxLayout(group);
+    auto* row = new QHBoxLayout;
+    m_partition = new QComboBox;
+    m_partition->setMinimumWidth(160);
+    m_partition->setObjectName(QStringLiteral("maintenance.partition"));
+    m_fsType = new QComboBox;
+    m_fsType->setObjectName(QStringLiteral("maintenance.fsType"));
+    for (const auto& formatter : maintenance::trim::formatters()) {
+        m_fsType->addItem(QString::fromStdString(formatter.fsType));
+    }
+    m_verifyFormat = new QCheckBox(tr("Verify TRIM"));
+    m_verifyFormat->setChecked(true);
+    m_discardFirst = new QCheckBox(tr("Discard the whole partition first"));
+    m_formatButton = new QPushButton(tr("Format…"));
+    m_formatButton->setObjectName(QStringLiteral("maintenance.formatButton"));
+    connect(m_formatButton, &QPushButton::clicked, this, [this] { runFormat(false); });
+    connect(m_fsType, &QComboBox::currentTextChanged, this, &MaintenancePage::updateFormatNote);
+    row->addWidget(new QLabel(tr("Unmounted partition:")));
+    row->addWidget(m_partition, 1);
+    row->addWidget(new QLabel(tr("Filesystem:")));
+    row->addWidget(m_fsType);
+    row->addWidget(m_formatButton);
+    layout->addLayout(row);
+    auto* options = new QHBoxLayout;
+    options->addWidget(m_verifyFormat);
+    options->addWidget(m_discardFirst);
+    options->addStretch();
+    layout->addLayout(options);
+    m_formatNote = new QLabel;
+    m_formatNote->setProperty("role", QStringLiteral("muted"));
+    m_formatNote->setWordWrap(true);
+    layout->addWidget(m_formatNote);
+    m_formatResult = new QLabel;
+    m_formatResult->setObjectName(QStringLiteral("maintenance.formatResult"));
+    m_formatResult->setWordWrap(true);
+    m_formatResult->setMinimumHeight(60);
+    m_formatResult->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    layout->addWidget(m_formatResult);
+    updateFormatNote();
+    return group;
+}
+
+QWidget* MaintenancePage::buildEraseBox() {
+    auto* group = box(tr("Secure erase"), QStringLiteral("maintenance.eraseBox"));
+    auto* layout = new QHBoxLayout(group);
+    m_eraseNote = new QLabel(tr("Erases the whole drive with the strongest method it supports "
+                                "(NVMe sanitize/format, ATA sanitize/security erase, discard, "
+                                "zero-out), then verifies and writes a certificate."));
+    m_eraseNote->setWordWrap(true);
+    m_eraseButton = new QPushButton(tr("Erase drive…"));
+    m_eraseButton->setObjectName(QStringLiteral("maintenance.eraseButton"));
+    connect(m_eraseButton, &QPushButton::clicked, this, &MaintenancePage::openEraseWizard);
+    layout->addWidget(m_eraseNote, 1);
+    layout->addWidget(m_eraseButton);
+    return group;
+}
+
+void MaintenancePage::setDevice(const device::Device* device) {
+    const bool same = device && m_device && m_device->path == device->path;
+    const QString auditWas = m_auditTarget->currentText();
+    m_device = device ? std::optional<device::Device>(*device) : std::nullopt;
+    m_auditTarget->clear();
+    m_mountPoint->clear();
+    m_partition->clear();
+    if (m_device) {
+        m_auditTarget->addItem(QString::fromStdString(m_device->path));
+        auto addMounts = [&](const std::vector<device::Mount>& mounts) {
+            for (const auto& mount : mounts) {
+                m_auditTarget->addItem(QString::fromStdString(mount.mountPoint));
+                m_mountPoint->addItem(QString::fromStdString(mount.mountPoint));
+            }
+        };
+        addMounts(m_device->mounts);
+        for (const auto& partition : m_device->partitions) {
+            m_auditTarget->addItem(QString::fromStdString(partition.path));
+            addMounts(partition.mounts);
+            if (partition.mounts.empty() && partition.holders.empty()) {
+                m_partition->addItem(QString::fromStdString(partition.path));
+            }
+        }
+        // Prefer auditing a filesystem: that covers the whole stack.
+        if (m_mountPoint->count() > 0) {
+            m_auditTarget->setCurrentText(m_mountPoint->itemText(0));
+        }
+        if (same && m_auditTarget->findText(auditWas) >= 0) {
+            m_auditTarget->setCurrentText(auditWas);
+        }
+    }
+    if (!same) {
+        m_layers->setRowCount(0);
+        m_verdict->clear();
+        m_verifyResult->clear();
+        m_formatResult->clear();
+        refreshTimer();
+        if (m_device) {
+            runAudit();
+        }
+    }
+    updateButtons();
+}
+
+void MaintenancePage::refreshTimer() {
+    auto* watcher = new QFutureWatcher<Json>(this);
+    connect(watcher, &QFutureWatcher<Json>::finished, this, [this, watcher] {
+        const Json timer = watcher->result();
+        watcher->deleteLater();
+        m_timerEnabled = timer.value("enabled", false);
+        if (!timer.value("available", false)) {
+            m_timerStatus->setText(tr("fstrim.timer: unavailable — %1").arg(str(timer, "reason")));
+            m_timerButton->setEnabled(false);
+            m_timerButton->setToolTip(str(timer, "reason"));
+            return;
+        }
+        m_timerStatus->setText(
+            tr("fstrim.timer: %1, %2")
+                .arg(m_timerEnabled ? tr("enabled") : tr("disabled"),
+                     timer.value("active", false) ? tr("active") : tr("inactive")));
+        m_timerButton->setText(m_timerEnabled ? tr("Disable weekly TRIM")
+                                              : tr("Enable weekly TRIM"));
+        m_timerButton->setEnabled(!m_runner->isBusy());
+    });
+    watcher->setFuture(QtConcurrent::run([] {
+        SystemProcessRunner runner;
+        return maintenance::trim::toJson(maintenance::trim::readTimer(runner, SysfsRoot()));
+    }));
+}
+
+void MaintenancePage::updateFormatNote() {
+    if (const auto* formatter =
+            maintenance::trim::findFormatter(m_fsType->currentText().toStdString())) {
+        m_formatNote->setText(tr("%1: %2").arg(QString::fromStdString(formatter->program),
+                                               QString::fromStdString(formatter->discardNote)));
+    }
+}
+
+void MaintenancePage::updateButtons() {
+    const bool idle = !m_runner->isBusy() && m_device.has_value();
+    m_auditButton->setEnabled(idle && m_auditTarget->count() > 0);
+    m_verifyButton->setEnabled(idle && m_mountPoint->count() > 0);
+    m_fstrimButton->setEnabled(idle && m_mountPoint->count() > 0);
+    m_formatButton->setEnabled(idle && m_partition->count() > 0);
+    m_eraseButton->setEnabled(idle);
+    m_progress->setVisible(m_runner->isBusy());
+}
+
+void MaintenancePage::runAudit() {
+    if (m_runner->call(QStringLiteral("trim.audit"),
+                       Json{{"target", m_auditTarget->currentText().toStdString()}})) {
+        m_status->setText(tr("Auditing %1…").arg(m_auditTarget->currentText()));
+        m_progress->setRange(0, 0);
+        updateButtons();
+    }
+}
+
+void MaintenancePage::runVerify() {
+    if (m_runner->call(QStringLiteral("trim.verify"),
+                       Json{{"mount_point", m_mountPoint->currentText().toStdString()},
+                            {"mode", m_verifyMode->currentData().toString().toStdString()}})) {
+        m_verifyResult->setText(tr("Verifying…"));
+        m_progress->setRange(0, 1000);
+        updateButtons();
+    }
+}
+
+void MaintenancePage::runFstrim() {
+    if (m_runner->call(QStringLiteral("trim.fstrim"),
+                       Json{{"mount_point", m_mountPoint->currentText().toStdString()}})) {
+        m_progress->setRange(0, 1000);
+        updateButtons();
+    }
+}
+
+void MaintenancePage::runFormat(bool confirmed) {
+    const QString partition = m_partition->currentText();
+    if (partition.isEmpty()) {
+        return;
+    }
+    if (!confirmed && QMessageBox::warning(this, tr("Format %1?").arg(partition),
+                                           tr("Formatting %1 as %2 destroys everything on it.")
+                                               .arg(partition, m_fsType->currentText()),
+                                           QMessageBox::Cancel | QMessageBox::Discard,
+                                           QMessageBox::Cancel) != QMessageBox::Discard) {
+        return;
+    }
+    if (m_runner->call(QStringLiteral("format.run"),
+                       Json{{"device", partition.toStdString()},
+                            {"fs", m_fsType->currentText().toStdString()},
+                            {"verify", m_verifyFormat->isChecked()},
+                            {"discard_first", m_discardFirst->isChecked()}})) {
+        m_formatResult->setText(tr("Formatting…"));
+        m_progress->setRange(0, 1000);
+        updateButtons();
+    }
+}
+
+void MaintenancePage::openEraseWizard() {
+    if (!m_device) {
+        return;
+    }
+    auto* wizard = new EraseWizard(*m_device, this);
+    wizard->setAttribute(Qt::WA_DeleteOnClose);
+    wizard->show();
+}
+
+void MaintenancePage::helperProgress(const QString&, double fraction, const QString& text) {
+    showFraction(m_progress, fraction);
+    m_status->setText(text);
+}
+
+void MaintenancePage::helperFinished(const QString& verb, bool ok, const QString& error,
+                                     const Json& result) {
+    m_status->clear();
+    updateButtons();
+    if (!ok) {
+        const QString text = QStringLiteral("<span style='color:%1'>%2</span>")
+                                 .arg(theme::kError.name(), error.toHtmlEscaped());
+        if (verb == QLatin1String("trim.audit")) {
+            m_verdict->setText(text);
+        } else if (verb == QLatin1String("format.run")) {
+            m_formatResult->setText(text);
+        } else {
+            m_verifyResult->setText(text);
+        }
+        emit resultShown(verb);
+        return;
+    }
+    if (verb == QLatin1String("trim.audit")) {
+        showAudit(result);
+    } else if (verb == QLatin1String("trim.verify")) {
+        showVerify(result);
+    } else if (verb == QLatin1String("trim.fstrim")) {
+        m_verifyResult->setText(tr("fstrim %1: %2 trimmed")
+                                    .arg(str(result, "mount_point"),
+                                         QString::fromStdString(formatIec(
+                                             Bytes(result.value("trimmed", std::uint64_t{0}))))));
+    } else if (verb == QLatin1String("trim.timer")) {
+        refreshTimer();
+    } else if (verb == QLatin1String("format.run")) {
+        showFormat(result);
+    }
+    emit resultShown(verb);
+}
+
+void MaintenancePage::showAudit(const Json& audit) {
+    const Json layers = audit.value("layers", Json::array());
+    m_layers->setRowCount(static_cast<int>(layers.size()));
+    int row = 0;
+    for (const auto& layer : layers) {
+        const QString status = str(layer, "status");
+        auto* statusItem = new QTableWidgetItem(status);
+        statusItem->setForeground(statusColor(status));
+        m_layers->setItem(row, 0, new QTableWidgetItem(str(layer, "layer")));
+        m_layers->setItem(row, 1, new QTableWidgetItem(str(layer, "name")));
+        m_layers->setItem(row, 2, statusItem);
+        auto* detail = new QTableWidgetItem(str(layer, "detail"));
+        detail->setToolTip(str(layer, "detail"));
+        m_layers->setItem(row, 3, detail);
+        ++row;
+    }
+    m_layers->resizeColumnsToContents();
+    m_layers->horizontalHeader()->setStretchLastSection(true);
+    m_layers->resizeRowsToContents();
+    const bool reaches = audit.value("reaches_drive", false);
+    const bool hasFilesystem = !layers.empty() && layers[0].value("layer", "") == "filesystem";
+    // Green: discards reach the drive and something issues them; amber: they could, but
+    // neither online discard nor a recent scheduled fstrim does; red: a layer stops them.
+    const QString color = !reaches ? theme::kError.name()
+                          : (!hasFilesystem || audit.value("filesystem_discards", false))
+                              ? QStringLiteral("#15803d")
+                              : theme::kLab.name();
+    m_verdict->setText(
+        QStringLiteral("<b style='color:%1'>%2</b><br>%3")
+            .arg(color, str(audit, "verdict").toHtmlEscaped(),
+                 tr("Trimmed blocks read back as: %1").arg(str(audit, "read_after_trim"))));
+}
+
+void MaintenancePage::showVerify(const Json& result) {
+    const QString outcome = str(result, "result");
+    const QString color = outcome == QLatin1String("reached")       ? QStringLiteral("#15803d")
+                          : outcome == QLatin1String("not-reached") ? theme::kError.name()
+                                                                    : theme::kLab.name();
+    const Json& after = result["after"];
+    QString text = QStringLiteral("<b style='color:%1; font-size:14pt'>%2</b><br>%3<br>")
+                       .arg(color, outcomeText(outcome), str(result, "reason").toHtmlEscaped());
+    text += tr("Marker blocks on %1 after the trim: %2 markers, %3 zeros, %4 ones, %5 other.")
+                .arg(str(result, "device"))
+                .arg(after.value("markers", 0))
+                .arg(after.value("zeros", 0))
+                .arg(after.value("ones", 0))
+                .arg(after.value("other", 0));
+    if (!result["backing_file_holes"].is_null()) {
+        text += tr(" Lab drive image: %1 of those blocks store no data any more.")
+                    .arg(result["backing_file_holes"].get<int>());
+    }
+    m_verifyResult->setText(text);
+    showAudit(result["audit"]);
+}
+
+void MaintenancePage::showFormat(const Json& result) {
+    QString text = tr("Formatted %1 as %2 (%3). ")
+                       .arg(str(result, "device"), str(result, "fs"), str(result, "formatter"));
+    if (!result["result"].is_null()) {
+        text += tr("Sampled %1 data blocks: %2 discarded, %3 kept old data. %4: %5")
+                    .arg(result.value("sampled", 0))
+                    .arg(result.value("discarded", 0))
+                    .arg(result.value("kept", 0))
+                    .arg(outcomeText(str(result, "result")), str(result, "reason"));
+    }
+    if (result.value("offer_blkdiscard", false)) {
+        text += tr(" The formatter did not discard: tick \"Discard the whole partition first\" "
+                   "and format again.");
+    }
+    m_formatResult->setText(text);
+}
+
+} // namespace ssdk::app

@@ -1,0 +1,88 @@
+#pragma once
+
+#include <optional>
+
+#include "app/pages/device_page.h"
+#include "core/base/json.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTableWidget;
+
+namespace ssdk::app {
+
+class HelperCaller;
+
+// TRIM audit (run when a drive is selected), Verify TRIM, manual fstrim and fstrim.timer, quick
+// format + verify, and the secure erase wizard. Everything privileged goes through the helper
+// on a pool thread (HelperCaller). Widgets have object names "maintenance.<name>".
+class MaintenancePage : public DevicePage {
+    Q_OBJECT
+public:
+    explicit MaintenancePage(QWidget* parent = nullptr);
+
+    void setDevice(const device::Device* device) override;
+
+    // The actions the buttons start; public so tests drive them.
+    void runAudit();
+    void runVerify();
+    void runFstrim();
+    void runFormat(bool confirmed);
+    void openEraseWizard();
+
+    HelperCaller* runner() const { return m_runner; }
+
+signals:
+    // Emitted after a result was shown (verb: "trim.audit", "trim.verify", …).
+    void resultShown(const QString& verb);
+
+private:
+    QWidget* buildAuditBox();
+    QWidget* buildVerifyBox();
+    QWidget* buildFormatBox();
+    QWidget* buildEraseBox();
+    void showAudit(const Json& audit);
+    void showVerify(const Json& result);
+    void showFormat(const Json& result);
+    void helperFinished(const QString& verb, bool ok, const QString& error, const Json& result);
+    void helperProgress(const QString& verb, double fraction, const QString& text);
+    void updateFormatNote();
+    void updateButtons();
+    void refreshTimer();
+
+    HelperCaller* m_runner = nullptr;
+    std::optional<device::Device> m_device;
+
+    QComboBox* m_auditTarget = nullptr;
+    QTableWidget* m_layers = nullptr;
+    QLabel* m_verdict = nullptr;
+    QPushButton* m_auditButton = nullptr;
+
+    QComboBox* m_mountPoint = nullptr;
+    QComboBox* m_verifyMode = nullptr;
+    QPushButton* m_verifyButton = nullptr;
+    QPushButton* m_fstrimButton = nullptr;
+    QLabel* m_verifyResult = nullptr;
+    QLabel* m_timerStatus = nullptr;
+    QPushButton* m_timerButton = nullptr;
+    bool m_timerEnabled = false;
+
+    QComboBox* m_partition = nullptr;
+    QComboBox* m_fsType = nullptr;
+    QCheckBox* m_verifyFormat = nullptr;
+    QCheckBox* m_discardFirst = nullptr;
+    QLabel* m_formatNote = nullptr;
+    QPushButton* m_formatButton = nullptr;
+    QLabel* m_formatResult = nullptr;
+
+    QPushButton* m_eraseButton = nullptr;
+    QLabel* m_eraseNote = nullptr;
+
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_status = nullptr;
+};
+
+} // namespace ssdk::app

@@ -1,0 +1,121 @@
+#include "core/maintenance/block_io.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <fcntl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <vector>
+
+namespace ssdk::maintenance {
+
+std::string_view toString(BlockContent content) {
+    switch (content) {
+    case BlockContent::Zeros:
+        return "zeros";
+    case BlockContent::Ones:
+        return "ones";
+    case BlockContent::Marker:
+        return "marker";
+    case BlockContent::Other:
+        return "other";
+    }
+    return "other";
+}
+
+BlockContent classifyBlock(std::span<const std::uint8_t> block) {
+    if (std::all_of(block.begin(), block.end(), [](std::uint8_t b) { return b == 0x00; })) {
+        return BlockContent::Zeros;
+    }
+    if (std::all_of(block.begin(), block.end(), [](std::uint8_t b) { return b == 0xFF; })) {
+        return BlockContent::Ones;
+    }
+    return BlockContent::Other;
+}
+
+AlignedBuffer::AlignedBuffer(std::size_t size)
+    : m_size(size) {
+    void* memory = nullptr;
+    if (::posix_memalign(&memory, 4096, std::max<std::size_t>(size, 4096)) != 0) {
+        throw std::bad_alloc();
+    }
+    m_data.reset(static_cast<std::uint8_t*>(memory));
+}
+
+void AlignedBuffer::Free::operator()(std::uint8_t* p) const {
+    std::free(p);
+}
+
+Expected<DirectReader> DirectReader::open(const std::string& path) {
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC));
+    if (!fd.valid()) {
+        return failErrno(errno, "opening " + path + " with O_DIRECT");
+    }
+    std::uint64_t size = 0;
+    if (::ioctl(fd.get(), BLKGETSIZE64, &size) != 0) {
+        return failErrno(errno, "BLKGETSIZE64 on " + path);
+    }
+    return DirectReader(std::move(fd), Bytes(size), path);
+}
+
+Expected<void> DirectReader::read(std::uint64_t offset, std::span<std::uint8_t> buffer) const {
+    std::size_t done = 0;
+    while (done < buffer.size()) {
+        const ssize_t n = ::pread(m_fd.get(), buffer.data() + done, buffer.size() - done,
+                                  static_cast<off_t>(offset + done));
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return failErrno(errno, "reading " + m_path + " at byte " + std::to_string(offset));
+        }
+        if (n == 0) {
+            return fail(ErrorCode::Io, "reading " + m_path + ": end of device at byte " +
+                                           std::to_string(offset + done));
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    return {};
+}
+
+Expected<bool> isHoleInFile(const std::filesystem::path& file, std::uint64_t offset,
+                            std::uint64_t length) {
+    UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd.valid()) {
+        return failErrno(errno, "opening " + file.string());
+    }
+    const off_t data = ::lseek(fd.get(), static_cast<off_t>(offset), SEEK_DATA);
+    if (data < 0) {
+        if (errno == ENXIO) {
+            return true; // no data at or after offset
+        }
+        return failErrno(errno, "SEEK_DATA in " + file.string());
+    }
+    if (static_cast<std::uint64_t>(data) >= offset + length) {
+        return true;
+    }
+    // Data by SEEK_DATA's account: unwritten extents still store nothing.
+    constexpr std::uint32_t kSlots = 16;
+    std::vector<std::uint8_t> storage(sizeof(fiemap) + kSlots * sizeof(fiemap_extent), 0);
+    auto* map = reinterpret_cast<fiemap*>(storage.data());
+    map->fm_start = offset;
+    map->fm_length = length;
+    map->fm_extent_count = kSlots;
+    if (::ioctl(fd.get(), FS_IOC_FIEMAP, map) != 0) {
+        return false;
+    }
+    if (map->fm_mapped_extents == kSlots) {
+        return false; // too fragmented to judge here; count it as data
+    }
+    for (std::uint32_t i = 0; i < map->fm_mapped_extents; ++i) {
+        if ((map->fm_extents[i].fe_flags & FIEMAP_EXTENT_UNWRITTEN) == 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace ssdk::maintenance

@@ -1,0 +1,440 @@
+#include "core/maintenance/erase/eraser.h"
+
+#include <cerrno>
+#include <chrono>
+#include <ctime>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <linux/fs.h>
+#include <random>
+#include <sys/ioctl.h>
+#include <thread>
+#include <unistd.h>
+
+#include "core/base/log.h"
+#include "core/base/unique_fd.h"
+#include "core/maintenance/block_io.h"
+#include "core/maintenance/transport/ata_device.h"
+#include "core/maintenance/transport/platform/linux/libnvme_transport.h"
+#include "core/maintenance/transport/platform/linux/sg_io_transport.h"
+
+namespace ssdk::maintenance::erase {
+
+namespace {
+
+using namespace std::chrono_literals;
+constexpr std::size_t kBlock = 4096;
+constexpr std::uint32_t kSpreadSamples = 64;
+
+std::string isoNow() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    ::gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+std::uint64_t checksum(std::span<const std::uint8_t> block) {
+    std::uint64_t hash = 1469598103934665603ULL;
+    for (const std::uint8_t byte : block) {
+        hash = (hash ^ byte) * 1099511628211ULL;
+    }
+    return hash;
+}
+
+Expected<void> blockRangeIoctl(const std::string& path, unsigned long request, const char* name,
+                               std::uint64_t chunk, const EraseProgress& progress) {
+    UniqueFd fd(::open(path.c_str(), O_WRONLY | O_EXCL | O_CLOEXEC));
+    if (!fd.valid()) {
+        return failErrno(errno, "opening " + path + " exclusively");
+    }
+    std::uint64_t size = 0;
+    if (::ioctl(fd.get(), BLKGETSIZE64, &size) != 0) {
+        return failErrno(errno, "BLKGETSIZE64 " + path);
+    }
+    for (std::uint64_t start = 0; start < size; start += chunk) {
+        std::uint64_t range[2] = {start, std::min(chunk, size - start)};
+        if (::ioctl(fd.get(), request, range) != 0) {
+            const int err = errno;
+            if (err == EOPNOTSUPP) {
+                return fail(ErrorCode::Unsupported,
+                            fmt::format("{}: {} does not support it", name, path));
+            }
+            return failErrno(err, fmt::format("{} at byte {}", name, start));
+        }
+        if (progress) {
+            progress(0.1 + 0.8 * static_cast<double>(start + range[1]) / static_cast<double>(size),
+                     fmt::format("{}: {} of {}", name, formatIec(Bytes(start + range[1])),
+                                 formatIec(Bytes(size))));
+        }
+    }
+    if (::fsync(fd.get()) != 0) {
+        return failErrno(errno, "fsync " + path);
+    }
+    return {};
+}
+
+Expected<void> runAta(const device::Device& device, Method method, const TransportFactory& factory,
+                      const EraseProgress& progress) {
+    if (!factory.scsi) {
+        return fail(ErrorCode::Unsupported, "no ATA transport");
+    }
+    auto scsi = factory.scsi(device.path);
+    if (!scsi) {
+        return std::unexpected(scsi.error());
+    }
+    transport::AtaDevice ata(**scsi);
+    auto id = ata.identify();
+    if (!id) {
+        return std::unexpected(id.error());
+    }
+    if (id->security.locked) {
+        return fail(ErrorCode::PermissionDenied, "the drive is locked by a password");
+    }
+    if (method == Method::AtaSanitizeCrypto || method == Method::AtaSanitizeBlock) {
+        const auto action = method == Method::AtaSanitizeCrypto
+                                ? transport::SanitizeAction::CryptoScramble
+                                : transport::SanitizeAction::BlockErase;
+        if (auto started = ata.sanitizeStart(action); !started) {
+            return started;
+        }
+        for (int polls = 0; polls < 24 * 3600; ++polls) {
+            auto status = ata.sanitizeStatus();
+            if (!status) {
+                return std::unexpected(status.error());
+            }
+            if (!status->inProgress) {
+                if (!status->completedOk) {
+                    return fail(ErrorCode::Io, "the drive reports the sanitize did not complete "
+                                               "successfully");
+                }
+                return {};
+            }
+            if (progress) {
+                progress(0.1 + 0.8 * status->fraction, "sanitizing");
+            }
+            std::this_thread::sleep_for(1s);
+        }
+        return fail(ErrorCode::Timeout, "sanitize did not finish within a day");
+    }
+    if (id->security.frozen) {
+        return fail(ErrorCode::PermissionDenied,
+                    "the drive's security is frozen: suspend and resume the computer to "
+                    "unfreeze it");
+    }
+    if (id->security.enabled) {
+        return fail(ErrorCode::PermissionDenied, "the drive already has a user password");
+    }
+    const bool enhanced = method == Method::AtaSecurityEraseEnhanced;
+    const auto minutes =
+        enhanced ? id->security.enhancedEraseMinutes : id->security.normalEraseMinutes;
+    // Twice the drive's estimate plus 30 minutes; a day when it gives none.
+    const std::chrono::milliseconds timeout =
+        minutes ? std::chrono::minutes(*minutes * 2 + 30) : std::chrono::milliseconds(24h);
+    std::random_device entropy;
+    const std::string password = fmt::format("SSDK{:08x}", entropy());
+    if (progress) {
+        progress(0.1, minutes ? fmt::format("SECURITY ERASE UNIT running; the drive estimates "
+                                            "{} minutes",
+                                            *minutes)
+                              : std::string("SECURITY ERASE UNIT running"));
+    }
+    if (auto erased = ata.securityErase(password, enhanced, timeout); !erased) {
+        return erased;
+    }
+    auto after = ata.identify();
+    if (after && after->security.enabled) {
+        return fail(ErrorCode::Io, "the drive still has the temporary password '" + password +
+                                       "' after SECURITY ERASE UNIT");
+    }
+    return {};
+}
+
+Expected<void> runNvme(const device::Device& device, Method method, const TransportFactory& factory,
+                       const EraseProgress& progress) {
+    if (!factory.nvme) {
+        return fail(ErrorCode::Unsupported, "no NVMe transport");
+    }
+    auto nvme = factory.nvme(device.path);
+    if (!nvme) {
+        return std::unexpected(nvme.error());
+    }
+    if (method == Method::NvmeFormatCrypto || method == Method::NvmeFormatUserData) {
+        auto nsBytes = (*nvme)->identifyNamespace();
+        if (!nsBytes) {
+            return std::unexpected(nsBytes.error());
+        }
+        auto ns = parseNvmeIdentifyNamespace(*nsBytes);
+        if (!ns) {
+            return std::unexpected(ns.error());
+        }
+        if (progress) {
+            progress(0.1, "Format NVM running");
+        }
+        return (*nvme)->format(ns->formatIndex,
+                               method == Method::NvmeFormatCrypto
+                                   ? transport::NvmeSecureErase::Cryptographic
+                                   : transport::NvmeSecureErase::UserData,
+                               std::chrono::milliseconds(24h));
+    }
+    const auto action = method == Method::NvmeSanitizeCrypto
+                            ? transport::NvmeSanitizeAction::CryptoErase
+                            : transport::NvmeSanitizeAction::BlockErase;
+    if (auto started = (*nvme)->sanitize(action); !started) {
+        return started;
+    }
+    for (int polls = 0; polls < 24 * 3600; ++polls) {
+        auto log = (*nvme)->sanitizeLog();
+        if (!log) {
+            return std::unexpected(log.error());
+        }
+        if (log->lastStatus == 1) {
+            return {};
+        }
+        if (log->lastStatus == 3) {
+            return fail(ErrorCode::Io, "the controller reports the sanitize failed");
+        }
+        if (progress) {
+            progress(0.1 + 0.8 * log->progress / 65536.0, "sanitizing");
+        }
+        std::this_thread::sleep_for(1s);
+    }
+    return fail(ErrorCode::Timeout, "sanitize did not finish within a day");
+}
+
+} // namespace
+
+TransportFactory systemTransports() {
+    TransportFactory factory;
+    factory.scsi =
+        [](const std::string& path) -> Expected<std::unique_ptr<transport::ScsiTransport>> {
+        auto opened = transport::SgIoTransport::open(path);
+        if (!opened) {
+            return std::unexpected(opened.error());
+        }
+        return std::make_unique<transport::SgIoTransport>(std::move(*opened));
+    };
+    factory.nvme =
+        [](const std::string& path) -> Expected<std::unique_ptr<transport::NvmeTransport>> {
+        auto opened = transport::LibnvmeTransport::open(path);
+        if (!opened) {
+            return std::unexpected(opened.error());
+        }
+        return std::make_unique<transport::LibnvmeTransport>(std::move(*opened));
+    };
+    return factory;
+}
+
+EraseCapabilities probeCapabilities(const device::Device& device, const TransportFactory& factory) {
+    EraseCapabilities caps;
+    caps.bus = std::string(device::toString(device.bus));
+    caps.discard = device.supportsDiscard();
+    caps.size = device.size;
+    if (device.bus == device::Bus::Nvme && factory.nvme) {
+        if (auto nvme = factory.nvme(device.path)) {
+            if (auto bytes = (*nvme)->identifyController()) {
+                if (auto ctrl = parseNvmeIdentifyController(*bytes)) {
+                    caps.nvme = *ctrl;
+                }
+            }
+            if (auto bytes = (*nvme)->identifyNamespace()) {
+                if (auto ns = parseNvmeIdentifyNamespace(*bytes)) {
+                    caps.nvmeNamespace = *ns;
+                }
+            }
+        }
+    }
+    if ((device.bus == device::Bus::Sata || device.bus == device::Bus::Usb ||
+         device.bus == device::Bus::Scsi) &&
+        factory.scsi) {
+        auto scsi = factory.scsi(device.path);
+        if (!scsi) {
+            caps.ataUnavailableReason = scsi.error().describe();
+        } else {
+            transport::AtaDevice ata(**scsi);
+            if (auto id = ata.identify()) {
+                caps.ata = *id;
+            } else {
+                caps.ataUnavailableReason = id.error().describe();
+            }
+        }
+    }
+    return caps;
+}
+
+Expected<std::vector<SpreadSample>> sampleSpread(const std::string& path, std::uint32_t count,
+                                                 std::uint64_t seed) {
+    auto reader = DirectReader::open(path);
+    if (!reader) {
+        return std::unexpected(reader.error());
+    }
+    const std::uint64_t blocks = reader->size().value / kBlock;
+    if (blocks == 0) {
+        return fail(ErrorCode::InvalidArgument, path + " is smaller than one block");
+    }
+    std::mt19937_64 generator(seed);
+    std::vector<std::uint64_t> offsets{0, (blocks - 1) * kBlock};
+    while (offsets.size() < count) {
+        offsets.push_back((generator() % blocks) * kBlock);
+    }
+    std::vector<SpreadSample> samples;
+    AlignedBuffer buffer(kBlock);
+    for (const std::uint64_t offset : offsets) {
+        if (auto read = reader->read(offset, buffer.span()); !read) {
+            return std::unexpected(read.error());
+        }
+        samples.push_back(
+            {offset, checksum(buffer.span()), classifyBlock(buffer.span()) != BlockContent::Other});
+    }
+    return samples;
+}
+
+Verification judge(const std::vector<SpreadSample>& before, const std::vector<SpreadSample>& after,
+                   Method method) {
+    static const std::uint64_t zeroSum = [] {
+        std::vector<std::uint8_t> zeros(kBlock, 0);
+        return checksum(zeros);
+    }();
+    static const std::uint64_t onesSum = [] {
+        std::vector<std::uint8_t> ones(kBlock, 0xFF);
+        return checksum(ones);
+    }();
+    Verification v;
+    v.samples = static_cast<std::uint32_t>(after.size());
+    for (std::size_t i = 0; i < after.size(); ++i) {
+        if (after[i].checksum == zeroSum) {
+            ++v.zeros;
+        } else if (after[i].checksum == onesSum) {
+            ++v.ones;
+        } else {
+            ++v.other;
+        }
+        if (i < before.size() && !before[i].empty && before[i].checksum == after[i].checksum) {
+            ++v.unchangedData;
+        }
+    }
+    if (v.unchangedData > 0) {
+        v.passed = false;
+        v.summary = fmt::format("{} of {} sampled blocks still hold the data they held before "
+                                "the erase",
+                                v.unchangedData, v.samples);
+    } else if (expectsZeros(method) && v.zeros != v.samples) {
+        v.passed = false;
+        v.summary = fmt::format("{} of {} sampled blocks are not zero after a zero-out",
+                                v.samples - v.zeros, v.samples);
+    } else {
+        v.passed = true;
+        v.summary =
+            fmt::format("none of {} sampled blocks (first, last, {} random) holds its "
+                        "old data; {} read as zeros, {} as ones, {} as other data",
+                        v.samples, v.samples > 2 ? v.samples - 2 : 0, v.zeros, v.ones, v.other);
+    }
+    return v;
+}
+
+Expected<EraseCertificate> eraseDevice(const device::Device& device, Method method,
+                                       const TransportFactory& factory,
+                                       const EraseProgress& progress) {
+    EraseCertificate cert;
+    cert.method = std::string(toString(method));
+    cert.methodDescription = std::string(describe(method));
+    cert.devicePath = device.path;
+    cert.model = device.model;
+    cert.serial = device.serial;
+    cert.firmware = device.firmware;
+    cert.bus = std::string(device::toString(device.bus));
+    cert.sizeBytes = device.size.value;
+    std::random_device entropy;
+    const std::uint64_t seed = (std::uint64_t{entropy()} << 32) | entropy();
+    if (progress) {
+        progress(0.02, "reading a spread of blocks before the erase");
+    }
+    auto before = sampleSpread(device.path, kSpreadSamples, seed);
+    if (!before) {
+        return std::unexpected(before.error());
+    }
+    cert.started = isoNow();
+    const auto start = std::chrono::steady_clock::now();
+    log::get("maintenance")->warn("erasing {} with {}", device.path, cert.method);
+    Expected<void> erased;
+    switch (method) {
+    case Method::BlkSecDiscard:
+        erased = blockRangeIoctl(device.path, BLKSECDISCARD, "BLKSECDISCARD", 1ULL << 30, progress);
+        break;
+    case Method::BlkDiscard:
+        erased = blockRangeIoctl(device.path, BLKDISCARD, "BLKDISCARD", 1ULL << 30, progress);
+        break;
+    case Method::BlkZeroOut:
+        erased = blockRangeIoctl(device.path, BLKZEROOUT, "BLKZEROOUT", 256ULL << 20, progress);
+        break;
+    case Method::AtaSanitizeCrypto:
+    case Method::AtaSanitizeBlock:
+    case Method::AtaSecurityEraseEnhanced:
+    case Method::AtaSecurityErase:
+        erased = runAta(device, method, factory, progress);
+        break;
+    case Method::NvmeSanitizeCrypto:
+    case Method::NvmeSanitizeBlock:
+    case Method::NvmeFormatCrypto:
+    case Method::NvmeFormatUserData:
+        erased = runNvme(device, method, factory, progress);
+        break;
+    }
+    if (!erased) {
+        return std::unexpected(
+            Error(erased.error()).addContext("erasing " + device.path + " with " + cert.method));
+    }
+    cert.finished = isoNow();
+    cert.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (progress) {
+        progress(0.95, "verifying: reading the same spread of blocks");
+    }
+    auto after = sampleSpread(device.path, kSpreadSamples, seed);
+    if (!after) {
+        return std::unexpected(after.error());
+    }
+    cert.verification = judge(*before, *after, method);
+    if (progress) {
+        progress(1.0, "done");
+    }
+    return cert;
+}
+
+Json toJson(const EraseCertificate& c) {
+    const Verification& v = c.verification;
+    return Json{{"version", 1},
+                {"method", c.method},
+                {"method_description", c.methodDescription},
+                {"device", Json{{"path", c.devicePath},
+                                {"model", c.model},
+                                {"serial", c.serial},
+                                {"firmware", c.firmware},
+                                {"bus", c.bus},
+                                {"size", c.sizeBytes}}},
+                {"started", c.started},
+                {"finished", c.finished},
+                {"seconds", c.seconds},
+                {"verification", Json{{"samples", v.samples},
+                                      {"zeros", v.zeros},
+                                      {"ones", v.ones},
+                                      {"other", v.other},
+                                      {"unchanged_data", v.unchangedData},
+                                      {"passed", v.passed},
+                                      {"summary", v.summary}}}};
+}
+
+std::string toText(const EraseCertificate& c) {
+    return fmt::format("SSD Keeper erase certificate\n"
+                       "Device:   {} — model {}, serial {}, firmware {}, bus {}, {} bytes\n"
+                       "Method:   {} ({})\n"
+                       "Started:  {}\nFinished: {} ({:.1f} s)\n"
+                       "Verified: {} — {}\n",
+                       c.devicePath, c.model.empty() ? "-" : c.model,
+                       c.serial.empty() ? "-" : c.serial, c.firmware.empty() ? "-" : c.firmware,
+                       c.bus, c.sizeBytes, c.method, c.methodDescription, c.started, c.finished,
+                       c.seconds, c.verification.passed ? "PASSED" : "FAILED",
+                       c.verification.summary);
+}
+
+} // namespace ssdk::maintenance::erase

@@ -1,0 +1,24 @@
+#pragma once
+// Where a file's data sits on its filesystem's block device (FS_IOC_FIEMAP).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/base/error.h"
+
+namespace ssdk::maintenance {
+
+struct Extent {
+    std::uint64_t logical = 0;  // offset in the file
+    std::uint64_t physical = 0; // offset on the filesystem's device
+    std::uint64_t length = 0;
+    bool mappable = true; // false for inline, encoded, encrypted, unaligned or unknown extents
+};
+
+// Syncs the file first (FIEMAP_FLAG_SYNC). Errors: Unsupported when the filesystem has no
+// FIEMAP.
+Expected<std::vector<Extent>> fileExtents(int fd);
+Expected<std::vector<Extent>> fileExtents(const std::string& path);
+
+} // namespace ssdk::maintenance

@@ -1,0 +1,370 @@
+#include "core/maintenance/trim/format_verify.h"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fmt/format.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "core/base/system_process_runner.h"
+#include "core/base/unique_fd.h"
+#include "core/device/mountinfo.h"
+#include "core/maintenance/block_io.h"
+#include "core/maintenance/extents.h"
+
+namespace ssdk::maintenance::trim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kBlock = 4096;
+
+struct Sample {
+    std::uint64_t offset;
+    std::array<std::uint8_t, 32> head; // the first bytes, to tell kept from rewritten
+    std::uint64_t checksum;
+};
+
+std::uint64_t checksum(std::span<const std::uint8_t> block) {
+    std::uint64_t hash = 1469598103934665603ULL; // FNV-1a
+    for (const std::uint8_t byte : block) {
+        hash = (hash ^ byte) * 1099511628211ULL;
+    }
+    return hash;
+}
+
+std::string blkidType(ProcessRunner& runner, const std::string& device) {
+    auto probed = runner.run({.argv = {"blkid", "-p", "-o", "value", "-s", "TYPE", device}});
+    if (!probed || !probed->succeeded()) {
+        return {};
+    }
+    std::string type = probed->standardOutput;
+    while (!type.empty() && (type.back() == '\n' || type.back() == ' ')) {
+        type.pop_back();
+    }
+    return type;
+}
+
+bool mountedAnywhere(const SysfsRoot& root, const std::string& device) {
+    auto text = root.tryString(root.proc() / "self" / "mountinfo");
+    if (!text) {
+        return false;
+    }
+    std::error_code ec;
+    const auto canonical = fs::canonical(device, ec);
+    for (const auto& mount : device::parseMountInfo(*text)) {
+        if (mount.source == device || (!ec && mount.source == canonical.string())) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Offsets of data blocks of the old filesystem's files, spread over the files found, through
+// a private read-only mount. Empty when it cannot be mounted or maps no extents.
+std::vector<std::uint64_t> extentSample(const std::string& device, const std::string& fsType,
+                                        std::uint32_t wanted, ProcessRunner& runner) {
+    std::vector<std::uint64_t> offsets;
+    // btrfs reports logical addresses and FUSE filesystems have no FIEMAP: scan instead.
+    if (fsType.empty() || fsType == "btrfs" || fsType == "ntfs") {
+        return offsets;
+    }
+    char pattern[] = "/tmp/ssdkeeper-format-sample-XXXXXX";
+    if (::mkdtemp(pattern) == nullptr) {
+        return offsets;
+    }
+    const std::string mountPoint = pattern;
+    auto mounted =
+        runner.run({.argv = {"mount", "-o", "ro,noload", "-t", fsType, device, mountPoint}});
+    if (!mounted || !mounted->succeeded()) {
+        mounted = runner.run({.argv = {"mount", "-o", "ro", "-t", fsType, device, mountPoint}});
+    }
+    if (mounted && mounted->succeeded()) {
+        std::vector<std::uint64_t> all;
+        std::error_code ec;
+        for (auto it = fs::recursive_directory_iterator(mountPoint, ec);
+             !ec && it != fs::recursive_directory_iterator() && all.size() < 65536;
+             it.increment(ec)) {
+            if (!it->is_regular_file(ec)) {
+                continue;
+            }
+            auto extents = fileExtents(it->path().string());
+            if (!extents) {
+                continue;
+            }
+            for (const Extent& extent : *extents) {
+                if (!extent.mappable) {
+                    continue;
+                }
+                for (std::uint64_t pos = 0; pos + kBlock <= extent.length && all.size() < 65536;
+                     pos += kBlock) {
+                    all.push_back(extent.physical + pos);
+                }
+            }
+        }
+        (void)runner.run({.argv = {"umount", mountPoint}});
+        const std::size_t step = std::max<std::size_t>(1, all.size() / wanted);
+        for (std::size_t i = 0; i < all.size() && offsets.size() < wanted; i += step) {
+            offsets.push_back(all[i]);
+        }
+    }
+    ::rmdir(mountPoint.c_str());
+    return offsets;
+}
+
+std::vector<std::uint64_t> scanSample(const DirectReader& reader, std::uint32_t wanted) {
+    std::vector<std::uint64_t> offsets;
+    const std::uint64_t blocks = reader.size().value / kBlock;
+    const std::uint64_t probes = std::min<std::uint64_t>(blocks, 16384);
+    AlignedBuffer buffer(kBlock);
+    for (std::uint64_t i = 0; i < probes && offsets.size() < wanted; ++i) {
+        const std::uint64_t offset = (blocks * i / probes) * kBlock;
+        if (reader.read(offset, buffer.span()) &&
+            classifyBlock(buffer.span()) == BlockContent::Other) {
+            offsets.push_back(offset);
+        }
+    }
+    return offsets;
+}
+
+std::optional<std::pair<std::string, std::uint64_t>> labImageOf(const SysfsRoot& root,
+                                                                const std::string& device) {
+    const std::string name = fs::path(device).filename().string();
+    const auto dir = blockSysfsDir(root, name);
+    if (dir.empty()) {
+        return std::nullopt;
+    }
+    std::uint64_t offset = 0;
+    fs::path loopDir = dir;
+    if (root.tryString(dir / "partition")) {
+        offset = root.tryU64(dir / "start").value_or(0) * 512;
+        loopDir = dir.parent_path();
+    }
+    auto backing = root.tryString(loopDir / "loop" / "backing_file");
+    if (!backing) {
+        return std::nullopt;
+    }
+    offset += root.tryU64(loopDir / "loop" / "offset").value_or(0);
+    return std::make_pair(*backing, offset);
+}
+
+Expected<void> discardWhole(const std::string& device) {
+    UniqueFd fd(::open(device.c_str(), O_WRONLY | O_EXCL | O_CLOEXEC));
+    if (!fd.valid()) {
+        return failErrno(errno, "opening " + device + " exclusively");
+    }
+    std::uint64_t size = 0;
+    if (::ioctl(fd.get(), BLKGETSIZE64, &size) != 0) {
+        return failErrno(errno, "BLKGETSIZE64 " + device);
+    }
+    std::uint64_t range[2] = {0, size};
+    if (::ioctl(fd.get(), BLKDISCARD, range) != 0) {
+        return failErrno(errno, "BLKDISCARD " + device);
+    }
+    return {};
+}
+
+} // namespace
+
+const std::vector<Formatter>& formatters() {
+    static const std::vector<Formatter> list{
+        {"ext4",
+         "mkfs.ext4",
+         {"-F", "-q"},
+         true,
+         "mke2fs discards the whole device before writing (-E nodiscard turns it off)"},
+        {"xfs",
+         "mkfs.xfs",
+         {"-f", "-q"},
+         true,
+         "mkfs.xfs discards the whole device first (-K turns it off)"},
+        {"btrfs",
+         "mkfs.btrfs",
+         {"-f", "-q"},
+         true,
+         "mkfs.btrfs trims the whole device first (-K/--nodiscard turns it off)"},
+        {"ntfs",
+         "mkfs.ntfs",
+         {"-Q", "-F", "-q"},
+         false,
+         "mkntfs -Q (quick) writes only the metadata and never discards"},
+        {"exfat",
+         "mkfs.exfat",
+         {},
+         false,
+         "mkfs.exfat (exfatprogs) writes only the metadata and never discards"},
+        {"vfat", "mkfs.vfat", {}, false, "mkfs.fat writes only the metadata and never discards"},
+    };
+    return list;
+}
+
+const Formatter* findFormatter(const std::string& fsType) {
+    for (const Formatter& formatter : formatters()) {
+        if (formatter.fsType == fsType) {
+            return &formatter;
+        }
+    }
+    return nullptr;
+}
+
+Expected<FormatResult> quickFormat(const std::string& partition, const FormatOptions& options,
+                                   const SysfsRoot& root, ProcessRunner& runner,
+                                   const FormatProgress& progress) {
+    auto report = [&](double fraction, const std::string& step) {
+        if (progress) {
+            progress(fraction, step);
+        }
+    };
+    const Formatter* formatter = findFormatter(options.fsType);
+    if (formatter == nullptr) {
+        return fail(ErrorCode::InvalidArgument,
+                    "unknown filesystem '" + options.fsType +
+                        "' (choose ext4, xfs, btrfs, ntfs, exfat or vfat)");
+    }
+    if (findExecutable(formatter->program).empty()) {
+        return fail(ErrorCode::ToolMissing, formatter->program + " is not installed");
+    }
+    if (mountedAnywhere(root, partition)) {
+        return fail(ErrorCode::Busy, partition + " is mounted; unmount it before formatting");
+    }
+    FormatResult result;
+    result.device = partition;
+    result.fsType = formatter->fsType;
+    result.formatterDiscardsByDefault = formatter->discardsByDefault;
+    result.formatterNote = formatter->discardNote;
+    std::vector<Sample> samples;
+    auto reader = DirectReader::open(partition);
+    if (!reader) {
+        return std::unexpected(reader.error());
+    }
+    if (options.verify) {
+        report(0.05, "sampling blocks that hold data");
+        result.oldFsType = blkidType(runner, partition);
+        auto offsets = extentSample(partition, result.oldFsType, options.sampleBlocks, runner);
+        result.sampleSource = "old-filesystem-extents";
+        if (offsets.empty()) {
+            offsets = scanSample(*reader, options.sampleBlocks);
+            result.sampleSource = "non-empty-scan";
+        }
+        AlignedBuffer buffer(kBlock);
+        for (const std::uint64_t offset : offsets) {
+            if (offset + kBlock > reader->size().value || !reader->read(offset, buffer.span())) {
+                continue;
+            }
+            if (classifyBlock(buffer.span()) != BlockContent::Other) {
+                continue; // holds no data now: it says nothing about a discard
+            }
+            Sample sample{offset, {}, checksum(buffer.span())};
+            std::memcpy(sample.head.data(), buffer.span().data(), sample.head.size());
+            samples.push_back(sample);
+        }
+        result.sampled = static_cast<std::uint32_t>(samples.size());
+    }
+    if (options.discardFirst) {
+        report(0.3, "discarding the whole partition (BLKDISCARD)");
+        if (auto discarded = discardWhole(partition); !discarded) {
+            return std::unexpected(discarded.error());
+        }
+        result.discardedFirst = true;
+    }
+    std::vector<std::string> argv{formatter->program};
+    argv.insert(argv.end(), formatter->quickArgs.begin(), formatter->quickArgs.end());
+    argv.push_back(partition);
+    result.formatterCommand = describeCommand(argv);
+    report(0.4, "running " + result.formatterCommand);
+    auto formatted = runChecked(runner, {.argv = argv, .timeout = std::chrono::minutes(30)});
+    if (!formatted) {
+        return std::unexpected(Error(formatted.error()).addContext("formatting " + partition));
+    }
+    if (!options.verify) {
+        report(1.0, "done");
+        return result;
+    }
+    report(0.8, "reading the sampled blocks back");
+    AlignedBuffer buffer(kBlock);
+    std::vector<bool> discarded;
+    for (const Sample& sample : samples) {
+        if (auto read = reader->read(sample.offset, buffer.span()); !read) {
+            return std::unexpected(read.error());
+        }
+        const BlockContent content = classifyBlock(buffer.span());
+        if (content == BlockContent::Zeros || content == BlockContent::Ones) {
+            ++result.counts.discarded;
+            discarded.push_back(true);
+        } else if (checksum(buffer.span()) == sample.checksum) {
+            ++result.counts.kept;
+            discarded.push_back(false);
+        } else {
+            ++result.counts.rewritten;
+            discarded.push_back(false);
+        }
+    }
+    const std::uint32_t judged = result.counts.discarded + result.counts.kept;
+    if (result.sampled == 0 || judged == 0) {
+        result.reason = "no block held data before the format, so there was nothing to check";
+    } else if (result.counts.kept == 0) {
+        result.outcome = VerifyOutcome::Reached;
+        result.reason =
+            fmt::format("all {} sampled data blocks were discarded{}", judged,
+                        result.counts.rewritten ? fmt::format(" ({} more now hold new metadata)",
+                                                              result.counts.rewritten)
+                                                : std::string());
+    } else if (result.counts.discarded == 0) {
+        result.outcome = VerifyOutcome::NotReached;
+        result.reason = fmt::format("all {} sampled data blocks still hold the old data: {} "
+                                    "did not discard",
+                                    judged, formatter->program);
+        result.offerBlkdiscard = true;
+    } else {
+        result.outcome = VerifyOutcome::Inconclusive;
+        result.reason = fmt::format("{} of {} sampled blocks were discarded, {} kept the old data",
+                                    result.counts.discarded, judged, result.counts.kept);
+        result.offerBlkdiscard = true;
+    }
+    if (auto image = labImageOf(root, partition)) {
+        std::uint32_t holes = 0, agreements = 0;
+        for (std::size_t i = 0; i < samples.size(); ++i) {
+            auto hole = isHoleInFile(image->first, image->second + samples[i].offset, kBlock);
+            const bool isHole = hole && *hole;
+            holes += isHole ? 1U : 0U;
+            agreements += isHole == discarded[i] ? 1U : 0U;
+        }
+        result.groundTruthHoles = holes;
+        result.groundTruthAgreements = agreements;
+    }
+    report(1.0, "done");
+    return result;
+}
+
+Json toJson(const FormatResult& result) {
+    auto optionalU32 = [](const std::optional<std::uint32_t>& value) {
+        return value ? Json(*value) : Json(nullptr);
+    };
+    return Json{
+        {"device", result.device},
+        {"fs", result.fsType},
+        {"formatter", result.formatterCommand},
+        {"formatter_discards", result.formatterDiscardsByDefault},
+        {"formatter_note", result.formatterNote},
+        {"discarded_first", result.discardedFirst},
+        {"old_fs", result.oldFsType},
+        {"sample_source", result.sampleSource},
+        {"sampled", result.sampled},
+        {"discarded", result.counts.discarded},
+        {"kept", result.counts.kept},
+        {"rewritten", result.counts.rewritten},
+        {"result", result.outcome ? Json(std::string(toString(*result.outcome))) : Json(nullptr)},
+        {"reason", result.reason},
+        {"offer_blkdiscard", result.offerBlkdiscard},
+        {"backing_file_holes", optionalU32(result.groundTruthHoles)},
+        {"ground_truth_agreements", optionalU32(result.groundTruthAgreements)},
+    };
+}
+
+} // namespace ssdk::maintenance::trim

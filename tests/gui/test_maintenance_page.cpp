@@ -1,0 +1,143 @@
+#include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QWizard>
+
+#include "app/pages/erase_wizard.h"
+#include "app/pages/maintenance_page.h"
+#include "app/helper_caller.h"
+#include "core/device/discovery.h"
+#include "core/lab/lab.h"
+#include "tests/gui/gui_support.h"
+#include "tests/integration/maintenance/maintenance_scratch.h"
+
+using namespace ssdk;
+using namespace ssdk::app;
+
+namespace {
+
+template <typename T> T* child(QWidget& parent, const char* name) {
+    auto* widget = parent.findChild<T*>(QStringLiteral("maintenance.") + name);
+    REQUIRE(widget != nullptr);
+    return widget;
+}
+
+// Screenshots for docs/screenshots when SSDK_SCREENSHOT_DIR is set.
+void screenshot(QWidget& widget, const char* file) {
+    if (const char* dir = std::getenv("SSDK_SCREENSHOT_DIR")) {
+        // Widgets added to a shown window appear after the event loop ran once.
+        for (int i = 0; i < 5; ++i) {
+            QApplication::processEvents();
+        }
+        widget.grab().save(QString::fromUtf8(dir) + QLatin1Char('/') + QLatin1String(file));
+    }
+}
+
+bool waitFor(QSignalSpy& spy, const QString& verb, int ms = 60000) {
+    for (int waited = 0; waited < ms; waited += 200) {
+        for (const auto& args : spy) {
+            if (args.at(0).toString() == verb) {
+                return true;
+            }
+        }
+        spy.wait(200);
+    }
+    return false;
+}
+
+device::Device discover(const std::string& path) {
+    const SysfsRoot root;
+    const device::Discovery discovery(root, device::makeSystemFsProber(root));
+    auto device = discovery.find(path);
+    REQUIRE(device);
+    return *device;
+}
+
+} // namespace
+
+TEST_CASE("the maintenance page offers what the selected drive allows") {
+    ssdk::app::test::application();
+    MaintenancePage page;
+    page.setDevice(nullptr);
+    CHECK_FALSE(child<QPushButton>(page, "eraseButton")->isEnabled());
+    const device::Device disk = ssdk::app::test::nvmeSystemDisk();
+    page.setDevice(&disk);
+    auto* targets = child<QComboBox>(page, "auditTarget");
+    CHECK(targets->findText(QStringLiteral("/")) >= 0);
+    CHECK(targets->findText(QStringLiteral("/boot/efi")) >= 0);
+    CHECK(child<QComboBox>(page, "mountPoint")->count() == 2);
+    // Every partition of the system disk is mounted: nothing to format.
+    CHECK(child<QComboBox>(page, "partition")->count() == 0);
+    auto* fs = child<QComboBox>(page, "fsType");
+    fs->setCurrentText(QStringLiteral("ntfs"));
+    page.runner()->disconnect();
+}
+
+// The whole page against a real lab drive through the real helper (root only).
+TEST_CASE("audit, verify TRIM and erase a lab drive from the page") {
+    if (::geteuid() != 0) {
+        WARN("needs root for lab drives; skipped");
+        return;
+    }
+    ssdk::app::test::application();
+    const ssdk::test::MaintenanceScratch scratch;
+    SystemProcessRunner runner;
+    lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), runner);
+    lab::LabCreateRequest request;
+    request.name = "maint-gui";
+    request.size = Bytes::gib(1);
+    request.layout = "gpt-ext4";
+    auto drive = manager.create(request);
+    REQUIRE(drive);
+    {
+        ssdk::test::MountGuard mount(drive->devicePath + "p1", scratch.dir() / "mnt");
+        const device::Device device = discover(drive->devicePath);
+        MaintenancePage page;
+        page.resize(820, 900);
+        QSignalSpy shown(&page, &MaintenancePage::resultShown);
+        page.setDevice(&device);
+        REQUIRE(waitFor(shown, QStringLiteral("trim.audit")));
+        CHECK(child<QTableWidget>(page, "layers")->rowCount() >= 4);
+        CHECK(child<QLabel>(page, "verdict")->text().contains(QStringLiteral("reach")));
+        page.show();
+        screenshot(page, "maintenance-trim-audit.png");
+        page.runVerify();
+        REQUIRE(waitFor(shown, QStringLiteral("trim.verify")));
+        const QString verified = child<QLabel>(page, "verifyResult")->text();
+        INFO(verified.toStdString());
+        CHECK(verified.contains(QStringLiteral("TRIM reached the drive")));
+        screenshot(page, "maintenance-verify-trim.png");
+    }
+    const device::Device unmounted = discover(drive->devicePath);
+    EraseWizard wizard(unmounted);
+    QSignalSpy probed(&wizard, &EraseWizard::probed);
+    wizard.show();
+    REQUIRE(probed.wait(20000));
+    CHECK(wizard.chosenMethod() == QStringLiteral("discard"));
+    CHECK(wizard.button(QWizard::NextButton)->isEnabled());
+    screenshot(wizard, "maintenance-erase-methods.png");
+    wizard.next();
+    CHECK(wizard.currentId() == EraseWizard::ConfirmPage);
+    wizard.confirmationEdit()->setText(QStringLiteral("wrong model"));
+    CHECK_FALSE(wizard.button(QWizard::NextButton)->isEnabled());
+    wizard.confirmationEdit()->setText(QString::fromStdString(unmounted.model));
+    CHECK(wizard.button(QWizard::NextButton)->isEnabled());
+    screenshot(wizard, "maintenance-erase-confirm.png");
+    QSignalSpy finished(&wizard, &EraseWizard::eraseFinished);
+    wizard.next();
+    REQUIRE(finished.wait(60000));
+    CHECK(finished.at(0).at(0).toBool());
+    wizard.next();
+    CHECK(wizard.currentId() == EraseWizard::CertificatePage);
+    CHECK(wizard.certificate()["verification"]["passed"] == true);
+    CHECK(child<QLabel>(wizard, "eraseVerdict")->text().contains(QStringLiteral("verified")));
+    screenshot(wizard, "maintenance-erase-certificate.png");
+}
