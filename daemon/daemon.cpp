@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/base/bytes.h"
 #include "core/base/log.h"
 #include "daemon/served_store.h"
 
@@ -23,6 +24,35 @@ Expected<std::unique_ptr<cachectl::BlockStore>> openBacking(const ExportConfig& 
             std::move(store.error()).addContext(fmt::format("opening export '{}'", exported.name)));
     }
     return std::make_unique<cachectl::FileBlockStore>(std::move(*store));
+}
+
+// The engine's statistics (docs/daemon.md, "stats"); null for a pass-through export.
+Json cacheStatsOf(const cachectl::engine::CacheEngine* engine) {
+    if (engine == nullptr) {
+        return nullptr;
+    }
+    const auto s = engine->stats();
+    const auto& config = engine->config();
+    return Json{{"mode", std::string(toString(engine->writeMode()))},
+                {"compression", config.compression ? "lz4" : "none"},
+                {"policy", config.policy},
+                {"capacity_bytes", s.ramBytes},
+                {"capacity_blocks", s.capacityBlocks},
+                {"cached_blocks", s.cachedBlocks},
+                {"ram_used_bytes", s.physicalBytes + s.metadataBytes},
+                {"hits", s.readHits},
+                {"misses", s.readMisses},
+                {"hit_ratio", s.hitRatio()},
+                {"bypassed", s.bypassed},
+                {"writes", s.writes},
+                {"writeback_ops", s.writebackOps},
+                {"writeback_blocks", s.writebackBlocks},
+                {"writeback_errors", s.writebackErrors},
+                {"dirty_bytes", s.dirtyBytes},
+                {"logical_bytes", s.logicalBytes},
+                {"physical_bytes", s.physicalBytes},
+                {"compression_ratio", s.compressionRatio()},
+                {"metadata_bytes", s.metadataBytes}};
 }
 
 Json statsOf(const cachectl::nbd::Export& exported) {
@@ -72,10 +102,12 @@ Expected<std::unique_ptr<Daemon>> Daemon::create(DaemonConfig config) {
             return std::unexpected(served.error());
         }
         auto exported = std::make_shared<cachectl::nbd::Export>(
-            exportConfig.name, served->store, served->cacheMode, daemon->m_config.writeMode);
+            exportConfig.name, served->store, cacheModeOf(*served), daemon->m_config.writeMode);
         exports.push_back(exported);
-        daemon->m_hosted.push_back(
-            Hosted{.config = exportConfig, .exported = exported, .blockDevice = blockDevice});
+        daemon->m_hosted.push_back(Hosted{.config = exportConfig,
+                                          .exported = exported,
+                                          .engine = served->engine,
+                                          .blockDevice = blockDevice});
     }
     daemon->m_server = std::make_unique<cachectl::nbd::Server>(
         std::move(exports), cachectl::nbd::ServerOptions{
@@ -188,6 +220,7 @@ Expected<Daemon::Hosted*> Daemon::findHosted(const Json& request) {
 }
 
 Expected<Json> Daemon::status() {
+    const std::scoped_lock lock(m_controlMutex);
     Json exports = Json::array();
     for (const auto& hosted : m_hosted) {
         const auto store = hosted.exported->store();
@@ -197,6 +230,8 @@ Expected<Json> Daemon::status() {
                                {"size", store->size()},
                                {"block_size", store->blockSize()},
                                {"cache_mode", hosted.exported->cacheMode()},
+                               {"cache_bytes", hosted.engine ? hosted.engine->stats().ramBytes
+                                                             : std::uint64_t{0}},
                                {"write_mode", std::string(toString(hosted.exported->writeMode()))},
                                {"connections", hosted.exported->stats().connectionsActive.load(
                                                    std::memory_order_relaxed)}});
@@ -217,9 +252,12 @@ Expected<Json> Daemon::status() {
 }
 
 Json Daemon::stats() {
+    const std::scoped_lock lock(m_controlMutex);
     Json exports = Json::array();
     for (const auto& hosted : m_hosted) {
-        exports.push_back(statsOf(*hosted.exported));
+        Json entry = statsOf(*hosted.exported);
+        entry["cache"] = cacheStatsOf(hosted.engine.get());
+        exports.push_back(std::move(entry));
     }
     return Json{{"exports", exports}};
 }
@@ -250,47 +288,136 @@ Expected<Json> Daemon::flush(const Json& request) {
 }
 
 Expected<Json> Daemon::changeMode(const Json& request) {
+    const std::scoped_lock lock(m_controlMutex);
     auto hosted = findHosted(request);
     if (!hosted) {
         return std::unexpected(hosted.error());
     }
+    const auto cacheField = request.find("mode");
     const auto modeField = request.find("write_mode");
-    if (modeField == request.end() || !modeField->is_string()) {
+    const bool hasCache = cacheField != request.end();
+    const bool hasWrite = modeField != request.end();
+    if ((!hasCache && !hasWrite) || (hasCache && !cacheField->is_string()) ||
+        (hasWrite && !modeField->is_string())) {
         return fail(ErrorCode::InvalidArgument,
-                    "\"mode\" needs \"write_mode\": \"write-back\" or \"write-through\"");
-    }
-    auto mode = cachectl::nbd::writeModeFromString(modeField->get<std::string>());
-    if (!mode) {
-        return std::unexpected(mode.error());
+                    "\"mode\" needs \"mode\" (the cache's) and/or \"write_mode\" (NBD's): "
+                    "\"write-back\" or \"write-through\"");
     }
     auto& exported = *(*hosted)->exported;
-    const auto previous = exported.writeMode();
-    exported.setWriteMode(*mode);
-    if (*mode == cachectl::nbd::WriteMode::WriteThrough) {
-        // Writes acknowledged before the switch become durable now, as write-through promises.
-        if (auto flushed = exported.store()->flush(); !flushed) {
-            exported.setWriteMode(previous);
-            return std::unexpected(flushed.error());
+    Json reply{{"export", exported.name()}};
+    if (hasCache) {
+        auto mode = cacheModeFromString(cacheField->get<std::string>());
+        if (!mode) {
+            return std::unexpected(mode.error());
         }
+        const auto& engine = (*hosted)->engine;
+        if (!engine) {
+            return fail(ErrorCode::Unsupported,
+                        fmt::format("export '{}' has no cache (the daemon was started without "
+                                    "--cache-size)",
+                                    exported.name()));
+        }
+        const auto previous = engine->writeMode();
+        // Switching to write-through writes every dirty block back and flushes first.
+        auto switched = engine->setWriteMode(*mode);
+        exported.replaceStore(exported.store(), std::string(toString(engine->writeMode())));
+        if (!switched) {
+            return std::unexpected(switched.error());
+        }
+        log::get("daemon")->info("export '{}' cache mode {} -> {}", exported.name(),
+                                 toString(previous), toString(*mode));
+        reply["mode"] = std::string(toString(*mode));
+        reply["previous_mode"] = std::string(toString(previous));
     }
-    log::get("daemon")->info("export '{}' write mode {} -> {}", exported.name(), toString(previous),
-                             toString(*mode));
-    return Json{{"export", exported.name()},
-                {"write_mode", std::string(toString(*mode))},
-                {"previous", std::string(toString(previous))}};
+    if (hasWrite) {
+        auto mode = cachectl::nbd::writeModeFromString(modeField->get<std::string>());
+        if (!mode) {
+            return std::unexpected(mode.error());
+        }
+        const auto previous = exported.writeMode();
+        exported.setWriteMode(*mode);
+        if (*mode == cachectl::nbd::WriteMode::WriteThrough) {
+            // Writes acknowledged before the switch become durable now, as write-through
+            // promises.
+            if (auto flushed = exported.store()->flush(); !flushed) {
+                exported.setWriteMode(previous);
+                return std::unexpected(flushed.error());
+            }
+        }
+        log::get("daemon")->info("export '{}' write mode {} -> {}", exported.name(),
+                                 toString(previous), toString(*mode));
+        reply["write_mode"] = std::string(toString(*mode));
+        reply["previous"] = std::string(toString(previous));
+    }
+    return reply;
 }
 
 Expected<Json> Daemon::resize(const Json& request) {
-    std::lock_guard lock(m_resizeMutex);
+    const std::scoped_lock lock(m_controlMutex);
     auto found = findHosted(request);
     if (!found) {
         return std::unexpected(found.error());
     }
     Hosted& hosted = **found;
+    const auto cacheField = request.find("cache_size");
+    const bool hasSize = request.contains("size");
+    if (cacheField != request.end() && hasSize) {
+        return fail(ErrorCode::InvalidArgument,
+                    "\"resize\" takes \"size\" (the export's) or \"cache_size\" (the cache's "
+                    "RAM), not both");
+    }
+    if (cacheField != request.end()) {
+        return resizeCache(hosted, *cacheField);
+    }
+    return resizeExport(hosted, request);
+}
+
+Expected<Json> Daemon::resizeCache(Hosted& hosted, const Json& sizeField) {
+    if (!hosted.engine) {
+        return fail(ErrorCode::Unsupported,
+                    fmt::format("export '{}' has no cache (the daemon was started without "
+                                "--cache-size); restart it with one",
+                                hosted.config.name));
+    }
+    std::uint64_t bytes = 0;
+    if (sizeField.is_number_integer() &&
+        (sizeField.is_number_unsigned() || sizeField.get<std::int64_t>() >= 0)) {
+        bytes = sizeField.get<std::uint64_t>();
+    } else if (sizeField.is_string()) {
+        auto parsed = parseSize(sizeField.get<std::string>());
+        if (!parsed) {
+            return std::unexpected(parsed.error());
+        }
+        bytes = parsed->value;
+    } else {
+        return fail(ErrorCode::InvalidArgument,
+                    "\"cache_size\" must be bytes (a number, or a string like \"512M\")");
+    }
+    if (bytes == 0) {
+        return fail(ErrorCode::InvalidArgument,
+                    "a cache cannot be resized to 0 bytes (restart the daemon without "
+                    "--cache-size to serve the device directly)");
+    }
+    const std::uint64_t previous = hosted.engine->stats().ramBytes;
+    if (auto resized = hosted.engine->resize(bytes); !resized) {
+        return std::unexpected(resized.error());
+    }
+    const auto after = hosted.engine->stats();
+    log::get("daemon")->info("export '{}' cache resized from {} to {} bytes", hosted.config.name,
+                             previous, bytes);
+    return Json{{"export", hosted.config.name},
+                {"cache_size", bytes},
+                {"previous_cache_size", previous},
+                {"capacity_blocks", after.capacityBlocks}};
+}
+
+Expected<Json> Daemon::resizeExport(Hosted& hosted, const Json& request) {
     const auto sizeField = request.find("size");
     if (sizeField == request.end() || !sizeField->is_number_integer() ||
         (!sizeField->is_number_unsigned() && sizeField->get<std::int64_t>() < 0)) {
-        return fail(ErrorCode::InvalidArgument, "\"resize\" needs \"size\": bytes");
+        return fail(ErrorCode::InvalidArgument,
+                    "\"resize\" needs \"size\" (the export's bytes) or \"cache_size\" (the "
+                    "cache's RAM bytes)");
     }
     const auto newSize = sizeField->get<std::uint64_t>();
     const bool allowShrink = request.value("allow_shrink", false);
@@ -320,6 +447,18 @@ Expected<Json> Daemon::resize(const Json& request) {
         }
     }
     const std::uint64_t oldSize = current->size();
+    DaemonConfig config = m_config;
+    if (hosted.engine) {
+        // The new engine keeps the cache's RAM and mode; the old one goes write-through so
+        // requests still running on it write to the device, and everything dirty is written.
+        config.cache.cacheBytes = hosted.engine->stats().ramBytes;
+        config.cache.mode = hosted.engine->writeMode();
+        if (auto switched = hosted.engine->setWriteMode(cachectl::engine::WriteMode::WriteThrough);
+            !switched) {
+            (void)hosted.engine->setWriteMode(config.cache.mode);
+            return std::unexpected(switched.error());
+        }
+    }
     if (auto flushed = current->flush(); !flushed) {
         return std::unexpected(flushed.error());
     }
@@ -330,11 +469,12 @@ Expected<Json> Daemon::resize(const Json& request) {
     if (!backing) {
         return std::unexpected(backing.error());
     }
-    auto served = makeServedStore(m_config, hosted.config, std::move(*backing));
+    auto served = makeServedStore(config, hosted.config, std::move(*backing));
     if (!served) {
         return std::unexpected(served.error());
     }
-    hosted.exported->replaceStore(served->store, served->cacheMode);
+    hosted.exported->replaceStore(served->store, cacheModeOf(*served));
+    hosted.engine = served->engine;
     log::get("daemon")->info("export '{}' resized from {} to {} bytes", hosted.config.name, oldSize,
                              newSize);
     // Attached clients keep the size they negotiated (simple NBD has no resize notice);

@@ -41,6 +41,9 @@ private:
     struct Hosted {
         ExportConfig config;
         std::shared_ptr<cachectl::nbd::Export> exported;
+        // The cache engine inside exported's store (null: pass-through). Guarded by
+        // m_controlMutex (export resize replaces it).
+        std::shared_ptr<cachectl::engine::CacheEngine> engine;
         bool blockDevice = false;
     };
 
@@ -51,6 +54,8 @@ private:
     Expected<Json> flush(const Json& request);
     Expected<Json> changeMode(const Json& request);
     Expected<Json> resize(const Json& request);
+    Expected<Json> resizeCache(Hosted& hosted, const Json& sizeField);
+    Expected<Json> resizeExport(Hosted& hosted, const Json& request);
 
     DaemonConfig m_config;
     std::vector<Hosted> m_hosted;
@@ -58,7 +63,8 @@ private:
     std::unique_ptr<ControlServer> m_control;
     std::optional<std::uint16_t> m_tcpPort;
     std::chrono::steady_clock::time_point m_started;
-    std::mutex m_resizeMutex; // one resize at a time
+    // One resize or mode change at a time; guards Hosted::engine.
+    std::mutex m_controlMutex;
     bool m_shutDown = false;
 };
 

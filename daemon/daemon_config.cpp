@@ -74,6 +74,21 @@ Expected<TcpAddress> parseTcpAddress(std::string_view text) {
     return address;
 }
 
+std::string_view toString(cachectl::engine::WriteMode mode) {
+    return mode == cachectl::engine::WriteMode::WriteBack ? "write-back" : "write-through";
+}
+
+Expected<cachectl::engine::WriteMode> cacheModeFromString(std::string_view name) {
+    if (name == "write-back") {
+        return cachectl::engine::WriteMode::WriteBack;
+    }
+    if (name == "write-through") {
+        return cachectl::engine::WriteMode::WriteThrough;
+    }
+    return fail(ErrorCode::InvalidArgument,
+                fmt::format("cache mode '{}' is not write-through or write-back", name));
+}
+
 Expected<void> validate(const DaemonConfig& config) {
     if (config.exports.empty()) {
         return fail(ErrorCode::InvalidArgument, "no export given (--export NAME=PATH)");
@@ -87,6 +102,12 @@ Expected<void> validate(const DaemonConfig& config) {
     }
     if (config.socket.empty()) {
         return fail(ErrorCode::InvalidArgument, "no NBD socket path given (--socket PATH)");
+    }
+    if (!(config.cache.dirtyLow >= 0.0 && config.cache.dirtyLow < config.cache.dirtyHigh &&
+          config.cache.dirtyHigh <= 1.0)) {
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("dirty watermarks must satisfy 0 <= low ({}) < high ({}) <= 1",
+                                config.cache.dirtyLow, config.cache.dirtyHigh));
     }
     if (config.threadsPerConnection == 0 || config.threadsPerConnection > 256) {
         return fail(ErrorCode::InvalidArgument, "--threads must be between 1 and 256");

@@ -2,6 +2,9 @@
 //
 //   ssdkeeper-cached --export NAME=PATH [--export ...] --socket PATH [--tcp HOST:PORT]
 //                    [--control PATH] [--threads N] [--write-mode write-back|write-through]
+//                    [--cache-size BYTES] [--compression lz4|none]
+//                    [--mode write-through|write-back] [--dirty-high F] [--dirty-low F]
+//                    [--cache-policy NAME]
 //
 // SIGTERM, SIGINT and SIGHUP stop it cleanly: running requests finish, every export is
 // flushed, the sockets are removed, and it exits 0 (1 if a flush failed).
@@ -11,6 +14,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "core/base/bytes.h"
 #include "core/base/log.h"
 #include "daemon/daemon.h"
 
@@ -24,6 +28,12 @@ int main(int argc, char** argv) {
     std::string writeMode = "write-back";
     std::string logLevel = "info";
     unsigned threads = 8;
+    std::string cacheSize = "0";
+    std::string compression = "none";
+    std::string cacheMode = "write-through";
+    double dirtyHigh = 0.50;
+    double dirtyLow = 0.25;
+    std::string cachePolicy = "adaptive";
     app.add_option("--export", exportSpecs,
                    "NAME=PATH: serve the block device or file PATH as NBD export NAME")
         ->required();
@@ -34,6 +44,19 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1, 256));
     app.add_option("--write-mode", writeMode, "write-back or write-through")
         ->check(CLI::IsMember({"write-back", "write-through"}));
+    app.add_option("--cache-size", cacheSize,
+                   "RAM cache per export in bytes (suffixes K M G: binary); 0: no cache");
+    app.add_option("--compression", compression, "LZ4-compress cached blocks: lz4 or none")
+        ->check(CLI::IsMember({"lz4", "none"}));
+    app.add_option("--mode", cacheMode, "the cache's write mode: write-through or write-back")
+        ->check(CLI::IsMember({"write-through", "write-back"}));
+    app.add_option("--dirty-high", dirtyHigh,
+                   "write-back: share of the cache dirty before write-back starts (0-1]")
+        ->check(CLI::Range(0.0, 1.0));
+    app.add_option("--dirty-low", dirtyLow, "write-back: share write-back brings dirty data down to")
+        ->check(CLI::Range(0.0, 1.0));
+    app.add_option("--cache-policy", cachePolicy, "replacement policy: adaptive, lirs, s3fifo, lru")
+        ->check(CLI::IsMember({"adaptive", "lirs", "s3fifo", "lru"}));
     app.add_option("--log-level", logLevel, "trace, debug, info, warn, error")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}));
     CLI11_PARSE(app, argc, argv);
@@ -63,6 +86,17 @@ int main(int argc, char** argv) {
     }
     config.threadsPerConnection = threads;
     config.writeMode = *cachectl::nbd::writeModeFromString(writeMode);
+    auto cacheBytes = parseSize(cacheSize);
+    if (!cacheBytes) {
+        std::cerr << "ssdkeeper-cached: --cache-size: " << cacheBytes.error().describe() << "\n";
+        return 2;
+    }
+    config.cache.cacheBytes = cacheBytes->value;
+    config.cache.compression = compression == "lz4";
+    config.cache.mode = *daemon::cacheModeFromString(cacheMode);
+    config.cache.dirtyHigh = dirtyHigh;
+    config.cache.dirtyLow = dirtyLow;
+    config.cache.policy = cachePolicy;
 
     // Every thread inherits this mask, so the signals are taken only by sigwait below.
     sigset_t stopSignals;

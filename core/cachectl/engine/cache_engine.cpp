@@ -34,6 +34,13 @@ std::uint64_t mixGroup(std::uint64_t block) {
     return x;
 }
 
+// Blocks a RAM budget holds: data (half a block each, on average, with compression) plus the
+// metadata budget.
+std::uint64_t capacityFor(std::uint64_t ramBytes, bool compression) {
+    const std::uint64_t dataPerBlock = compression ? kBlock / 2 : kBlock;
+    return ramBytes / (dataPerBlock + kMetadataPerBlockBudget);
+}
+
 } // namespace
 
 // A cached block. The data is its stored form (block_codec.h).
@@ -149,8 +156,7 @@ Expected<std::unique_ptr<CacheEngine>> CacheEngine::create(BlockStore& backing,
         return fail(ErrorCode::InvalidArgument,
                     "dirty watermarks must satisfy 0 <= low < high <= 1");
     }
-    const std::uint64_t dataPerBlock = config.compression ? kBlock / 2 : kBlock;
-    const std::uint64_t capacityBlocks = config.ramBytes / (dataPerBlock + kMetadataPerBlockBudget);
+    const std::uint64_t capacityBlocks = capacityFor(config.ramBytes, config.compression);
     if (config.shards == 0) {
         config.shards =
             std::max(4U, std::bit_ceil(2 * std::max(1U, std::thread::hardware_concurrency())));
@@ -176,24 +182,89 @@ CacheEngine::CacheEngine(BlockStore& backing, CacheConfig config, std::uint64_t 
     : m_backing(backing)
     , m_config(std::move(config))
     , m_size(backing.size())
+    , m_writeMode(m_config.writeMode)
     , m_detector(std::make_unique<SequentialDetector>(m_config.sequentialCutoff)) {
     const std::uint64_t perShard = capacityBlocks / m_config.shards;
-    m_capacityBlocks = perShard * m_config.shards;
-    m_dirtyHigh = std::max<std::uint64_t>(
-        1, static_cast<std::uint64_t>(static_cast<double>(m_capacityBlocks) *
-                                      m_config.dirtyHighWatermark));
-    m_dirtyLow = static_cast<std::uint64_t>(static_cast<double>(m_capacityBlocks) *
-                                            m_config.dirtyLowWatermark);
-    m_dirtyLimit = m_dirtyHigh + m_capacityBlocks / 8 + 1;
+    setCapacity(m_config.ramBytes, perShard * m_config.shards);
     m_shardMask = m_config.shards - 1;
     for (unsigned i = 0; i < m_config.shards; ++i) {
         auto shard = std::make_unique<Shard>();
         shard->policy = std::move(*makePolicy(m_config.policy, perShard));
         m_shards.push_back(std::move(shard));
     }
-    if (m_config.writeMode == WriteMode::WriteBack) {
-        m_writer = std::thread([this] { writerLoop(); });
+    // The writer runs in both modes: the mode can change at run time (setWriteMode), and it
+    // only wakes up for dirty data or once per interval.
+    m_writer = std::thread([this] { writerLoop(); });
+}
+
+void CacheEngine::setCapacity(std::uint64_t ramBytes, std::uint64_t capacityBlocks) {
+    const auto high = std::max<std::uint64_t>(
+        1, static_cast<std::uint64_t>(static_cast<double>(capacityBlocks) *
+                                      m_config.dirtyHighWatermark));
+    m_ramBytes = ramBytes;
+    m_capacityBlocks = capacityBlocks;
+    m_dirtyHigh = high;
+    m_dirtyLow = static_cast<std::uint64_t>(static_cast<double>(capacityBlocks) *
+                                            m_config.dirtyLowWatermark);
+    m_dirtyLimit = high + capacityBlocks / 8 + 1;
+    { const std::scoped_lock lock(m_writerMutex); }
+    m_writerWake.notify_all();
+    m_dirtyRoom.notify_all();
+}
+
+Expected<void> CacheEngine::setWriteMode(WriteMode mode) {
+    const std::unique_lock modeLock(m_modeMutex);
+    m_writeMode.store(mode, std::memory_order_relaxed);
+    if (mode == WriteMode::WriteThrough) {
+        return withContext(flush(), "switching the cache to write-through");
     }
+    return {};
+}
+
+Expected<void> CacheEngine::resize(std::uint64_t ramBytes) {
+    const std::uint64_t capacityBlocks = capacityFor(ramBytes, m_config.compression);
+    const std::uint64_t perShard = capacityBlocks / m_config.shards;
+    if (perShard == 0) {
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("a RAM budget of {} bytes holds fewer blocks than the cache has "
+                                "shards ({})",
+                                ramBytes, m_config.shards));
+    }
+    const std::unique_lock modeLock(m_modeMutex);
+    std::vector<std::uint64_t> kept;
+    std::vector<std::uint64_t> evicted;
+    for (const auto& shard : m_shards) {
+        auto policy = makePolicy(m_config.policy, perShard);
+        if (!policy) {
+            return std::unexpected(policy.error());
+        }
+        const std::scoped_lock lock(shard->mutex);
+        kept.clear();
+        for (const auto& [block, slot] : shard->slots) {
+            if (slot.tracked) {
+                kept.push_back(block);
+            }
+        }
+        std::sort(kept.begin(), kept.end());
+        for (const std::uint64_t block : kept) {
+            evicted.clear();
+            (*policy)->access(block, evicted);
+            for (const std::uint64_t victim : evicted) {
+                auto found = shard->slots.find(victim);
+                if (found == shard->slots.end()) {
+                    continue;
+                }
+                if (found->second.dirty) {
+                    found->second.tracked = false;
+                } else {
+                    shard->erase(found);
+                }
+            }
+        }
+        shard->policy = std::move(*policy);
+    }
+    setCapacity(ramBytes, perShard * m_config.shards);
+    return {};
 }
 
 CacheEngine::~CacheEngine() {
@@ -348,7 +419,16 @@ Expected<void> CacheEngine::write(std::uint64_t offset, std::span<const std::byt
     }
     const std::uint64_t first = offset / kBlock;
     m_writes.fetch_add((offset + data.size() - 1) / kBlock - first + 1, std::memory_order_relaxed);
-    if (m_config.writeMode == WriteMode::WriteThrough) {
+    const std::shared_lock modeLock(m_modeMutex);
+    if (m_writeMode.load(std::memory_order_relaxed) == WriteMode::WriteThrough) {
+        if (m_dirtyBlocks.load(std::memory_order_relaxed) > 0) {
+            // Left over from write-back (the switch's write-back failed): write it back first
+            // so a partial write-through write cannot be overtaken by older dirty data.
+            if (auto written = writebackPass(0); !written) {
+                return std::unexpected(
+                    Error(written.error()).addContext("writing back dirty blocks before a write"));
+            }
+        }
         const bool bypass = m_detector->bypass(offset, data.size());
         return writeDirect(first, offset, data, fua, !bypass);
     }
@@ -376,6 +456,9 @@ Expected<void> CacheEngine::writeDirect(std::uint64_t firstBlock, std::uint64_t 
         shard.inFlightDone.wait(lock, [&] { return !shard.inFlight.contains(block); });
         shard.inFlight.insert(block);
         if (auto found = shard.slots.find(block); found != shard.slots.end()) {
+            if (found->second.dirty) {
+                m_dirtyBlocks.fetch_sub(1, std::memory_order_relaxed);
+            }
             shard.erase(found);
         }
         ++shard.epoch;
@@ -670,7 +753,8 @@ void CacheEngine::writerLoop() {
 }
 
 Expected<void> CacheEngine::flush() {
-    if (m_config.writeMode == WriteMode::WriteBack) {
+    // Dirty blocks can outlive write-back mode (a failed switch to write-through).
+    if (m_dirtyBlocks.load() > 0) {
         if (auto written = writebackPass(0); !written) {
             return std::unexpected(Error(written.error()).addContext("flushing the cache"));
         }
@@ -746,6 +830,7 @@ CacheStats CacheEngine::stats() const {
     stats.writebackBlocks = m_writebackBlocks.load();
     stats.dirtyBytes = m_dirtyBlocks.load() * kBlock;
     stats.capacityBlocks = m_capacityBlocks;
+    stats.ramBytes = m_ramBytes;
     stats.writebackErrors = m_writebackErrors.load();
     return stats;
 }

@@ -24,6 +24,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <memory>
+#include <shared_mutex>
 #include <string>
 #include <thread>
 
@@ -63,6 +64,7 @@ struct CacheStats {
     std::uint64_t physicalBytes = 0; // RAM their data takes (compressed or raw)
     std::uint64_t metadataBytes = 0; // index + policy state, measured from the containers
     std::uint64_t capacityBlocks = 0;
+    std::uint64_t ramBytes = 0; // the RAM budget (CacheConfig::ramBytes, or the last resize)
     std::uint64_t writebackErrors = 0;
 
     double hitRatio() const {
@@ -100,7 +102,19 @@ public:
     Expected<void> writeZeroes(std::uint64_t offset, std::uint64_t length, bool fua) override;
 
     CacheStats stats() const;
+    // The configuration the engine was created with (writeMode and ramBytes: see below).
     const CacheConfig& config() const { return m_config; }
+
+    WriteMode writeMode() const { return m_writeMode.load(std::memory_order_relaxed); }
+    // Switches the write mode. Waits for running writes; switching to write-through then
+    // writes every dirty block back and flushes the backing store before it returns (on a
+    // failure the engine stays in write-through and the dirty blocks stay for a later flush).
+    Expected<void> setWriteMode(WriteMode mode);
+    // Changes the RAM budget. The shard count stays, so the budget must still hold one block
+    // per shard (InvalidArgument otherwise). Shrinking drops clean blocks at once; dirty blocks
+    // past the new capacity stay until written back. The policies restart from the blocks
+    // kept (their recency/frequency history is lost).
+    Expected<void> resize(std::uint64_t ramBytes);
 
 private:
     struct Shard;
@@ -120,13 +134,21 @@ private:
     // Busy when dirty data stays at the dirty limit for dirtyWaitTimeout.
     Expected<void> waitForDirtyRoom();
 
+    // Capacity and dirty watermarks (blocks) from a RAM budget.
+    void setCapacity(std::uint64_t ramBytes, std::uint64_t capacityBlocks);
+
     BlockStore& m_backing;
     CacheConfig m_config;
     std::uint64_t m_size;
-    std::uint64_t m_capacityBlocks;
-    std::uint64_t m_dirtyHigh;
-    std::uint64_t m_dirtyLow;
-    std::uint64_t m_dirtyLimit;
+    std::atomic<WriteMode> m_writeMode;
+    // Held shared by write(), exclusively by setWriteMode (so no write is half-way through a
+    // mode when it changes) and resize.
+    std::shared_mutex m_modeMutex;
+    std::atomic<std::uint64_t> m_ramBytes{0};
+    std::atomic<std::uint64_t> m_capacityBlocks{0};
+    std::atomic<std::uint64_t> m_dirtyHigh{0};
+    std::atomic<std::uint64_t> m_dirtyLow{0};
+    std::atomic<std::uint64_t> m_dirtyLimit{0};
     std::vector<std::unique_ptr<Shard>> m_shards;
     std::uint64_t m_shardMask;
     std::unique_ptr<SequentialDetector> m_detector;

@@ -13,6 +13,7 @@
 // in-flight writes undefined). The final pass reads the backing file directly as well.
 //
 //   nbd_crash_test [--iterations 40] [--seed S] [--daemon PATH] [--blocks 1024]
+//                  [--cache-size BYTES --mode write-back|write-through --compression lz4|none]
 // Exit 0 when every check passed, 1 on a violation, 77 when libnbd's client cannot run.
 
 #include <algorithm>
@@ -194,6 +195,10 @@ struct Options {
     std::uint64_t seed = 0;
     std::uint64_t blocks = 1024;
     std::string daemon;
+    // Passed to the daemon when set: the RAM cache under test (write-back is the hard case).
+    std::string cacheSize;
+    std::string mode;
+    std::string compression;
 };
 
 } // namespace
@@ -215,6 +220,12 @@ int main(int argc, char** argv) {
             options.blocks = std::stoull(value);
         } else if (key == "--daemon") {
             options.daemon = value;
+        } else if (key == "--cache-size") {
+            options.cacheSize = value;
+        } else if (key == "--mode") {
+            options.mode = value;
+        } else if (key == "--compression") {
+            options.compression = value;
         } else {
             std::fprintf(stderr, "unknown option %s\n", key.c_str());
             return 2;
@@ -232,9 +243,11 @@ int main(int argc, char** argv) {
     std::filesystem::resize_file(backing, options.blocks * kBlock);
     const auto socket = dir / "nbd.sock";
     const auto log = dir / "daemon.log";
-    std::printf("nbd_crash_test: %u iterations, seed %llu, %llu blocks, in %s\n",
+    std::printf("nbd_crash_test: %u iterations, seed %llu, %llu blocks, cache %s %s %s, in %s\n",
                 options.iterations, static_cast<unsigned long long>(options.seed),
-                static_cast<unsigned long long>(options.blocks), dir.c_str());
+                static_cast<unsigned long long>(options.blocks),
+                options.cacheSize.empty() ? "none" : options.cacheSize.c_str(),
+                options.mode.c_str(), options.compression.c_str(), dir.c_str());
 
     Model model;
     model.durable.assign(options.blocks, 0);
@@ -243,10 +256,17 @@ int main(int argc, char** argv) {
     std::string violation;
 
     const auto startDaemon = [&]() -> std::optional<ssdk::testing::ChildProcess> {
-        auto child = ssdk::testing::ChildProcess::spawn({options.daemon, "--export",
-                                                         "crash=" + backing.string(), "--socket",
-                                                         socket.string(), "--log-level", "warn"},
-                                                        log.string());
+        std::vector<std::string> args{options.daemon,   "--export",    "crash=" + backing.string(),
+                                      "--socket",       socket.string(), "--log-level",
+                                      "warn"};
+        for (const auto& [flag, value] : {std::pair{"--cache-size", options.cacheSize},
+                                          std::pair{"--mode", options.mode},
+                                          std::pair{"--compression", options.compression}}) {
+            if (!value.empty()) {
+                args.insert(args.end(), {flag, value});
+            }
+        }
+        auto child = ssdk::testing::ChildProcess::spawn(args, log.string());
         if (!child || !child->waitForLine("ready", std::chrono::seconds(10))) {
             return std::nullopt;
         }

@@ -275,3 +275,84 @@ TEST_CASE("the daemon refuses bad command lines and a socket already served") {
     CHECK(remote->exitCode == 1);
     CHECK(remote->standardError.find("loopback") != std::string::npos);
 }
+
+namespace {
+
+std::vector<std::uint8_t> fileBytes(const std::filesystem::path& path, std::uint64_t offset,
+                                    std::size_t length) {
+    std::ifstream file(path, std::ios::binary);
+    file.seekg(static_cast<std::streamoff>(offset));
+    std::vector<std::uint8_t> bytes(length);
+    file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(length));
+    return bytes;
+}
+
+} // namespace
+
+TEST_CASE("with a write-back LZ4 cache, data reads back, stats move, mode and flush work") {
+    std::signal(SIGPIPE, SIG_IGN);
+    RunningDaemon daemon(16 << 20, {"--cache-size", "4M", "--mode", "write-back", "--compression",
+                                    "lz4", "--dirty-high", "0.6", "--dirty-low", "0.3"});
+    const auto status = daemon.controlRequest(Json{{"cmd", "status"}});
+    CHECK(status["exports"][0]["cache_mode"] == "write-back");
+    CHECK(status["exports"][0]["cache_bytes"] == 4 << 20);
+    Client client(daemon.uri());
+    nbd_handle* h = client.handle;
+    // 6 MiB in 64 KiB writes at scattered places: more than the cache holds, so write-back
+    // and eviction both run while the data must stay exact.
+    const auto data = randomBytes(6 << 20, 7);
+    for (std::uint64_t chunk = 0; chunk < 96; ++chunk) {
+        const std::uint64_t at = ((chunk * 37) % 96) * 65536;
+        REQUIRE(nbd_pwrite(h, data.data() + at, 65536, (8 << 20) + at, 0) == 0);
+    }
+    std::vector<std::uint8_t> back(data.size());
+    for (std::uint64_t at = 0; at < data.size(); at += 65536) {
+        REQUIRE(nbd_pread(h, back.data() + at, 65536, (8 << 20) + at, 0) == 0);
+    }
+    CHECK(back == data);
+    // A small hot region read twice: the second pass hits.
+    std::vector<std::uint8_t> hot(65536);
+    REQUIRE(nbd_pread(h, hot.data(), hot.size(), 0, 0) == 0);
+    REQUIRE(nbd_pread(h, hot.data(), hot.size(), 0, 0) == 0);
+
+    auto cache = daemon.controlRequest(Json{{"cmd", "stats"}})["exports"][0]["cache"];
+    REQUIRE(cache.is_object());
+    CHECK(cache["writes"] == 1536);
+    CHECK(cache["hits"].get<std::uint64_t>() >= 16);
+    CHECK(cache["misses"].get<std::uint64_t>() >= 16);
+    CHECK(cache["cached_blocks"].get<std::uint64_t>() > 0);
+    CHECK(cache["cached_blocks"].get<std::uint64_t>() <= cache["capacity_blocks"].get<std::uint64_t>());
+    // Random data does not compress: stored raw.
+    CHECK(cache["compression_ratio"].get<double>() < 1.1);
+
+    REQUIRE(daemon.controlRequest(Json{{"cmd", "flush"}})["ok"] == true);
+    CHECK(fileBytes(daemon.backing, 8 << 20, data.size()) == data);
+    cache = daemon.controlRequest(Json{{"cmd", "stats"}})["exports"][0]["cache"];
+    CHECK(cache["dirty_bytes"] == 0);
+    CHECK(cache["writeback_blocks"].get<std::uint64_t>() > 0);
+    // Coalesced: fewer device writes than blocks written back.
+    CHECK(cache["writeback_ops"].get<std::uint64_t>() <
+          cache["writeback_blocks"].get<std::uint64_t>());
+
+    // Dirty data, then the switch to write-through puts it on the device before replying.
+    const auto more = randomBytes(65536, 8);
+    REQUIRE(nbd_pwrite(h, more.data(), more.size(), 1 << 20, 0) == 0);
+    const auto mode = daemon.controlRequest(Json{{"cmd", "mode"}, {"mode", "write-through"}});
+    REQUIRE(mode["ok"] == true);
+    CHECK(mode["previous_mode"] == "write-back");
+    CHECK(fileBytes(daemon.backing, 1 << 20, more.size()) == more);
+    const auto resized = daemon.controlRequest(Json{{"cmd", "resize"}, {"cache_size", "8M"}});
+    REQUIRE(resized["ok"] == true);
+    CHECK(daemon.controlRequest(Json{{"cmd", "stats"}})["exports"][0]["cache"]["capacity_bytes"] ==
+          8 << 20);
+    REQUIRE(nbd_pread(h, back.data(), more.size(), 1 << 20, 0) == 0);
+    CHECK(std::equal(more.begin(), more.end(), back.begin()));
+
+    // Back to write-back: SIGTERM writes the dirty blocks back before the daemon exits.
+    REQUIRE(daemon.controlRequest(Json{{"cmd", "mode"}, {"mode", "write-back"}})["ok"] == true);
+    const auto last = randomBytes(32768, 9);
+    REQUIRE(nbd_pwrite(h, last.data(), last.size(), 12 << 20, 0) == 0);
+    daemon.process.signal(SIGTERM);
+    CHECK(daemon.process.wait() == 0);
+    CHECK(fileBytes(daemon.backing, 12 << 20, last.size()) == last);
+}

@@ -76,6 +76,12 @@ public:
         return {};
     }
 
+    std::vector<std::byte> current(std::uint64_t offset, std::uint64_t length) {
+        const std::scoped_lock lock(m_mutex);
+        return {m_current.begin() + static_cast<std::ptrdiff_t>(offset),
+                m_current.begin() + static_cast<std::ptrdiff_t>(offset + length)};
+    }
+
     std::vector<std::byte> durable(std::uint64_t offset, std::uint64_t length) {
         const std::scoped_lock lock(m_mutex);
         return {m_durable.begin() + static_cast<std::ptrdiff_t>(offset),
@@ -505,4 +511,59 @@ TEST_CASE("the block codec round-trips and stores incompressible blocks raw",
     encoded[0] = std::byte{0xff};
     encoded[1] = std::byte{0x0f};
     CHECK_FALSE(decodeBlock(encoded.data(), size, true, decoded.data()));
+}
+
+TEST_CASE("switching to write-through writes dirty blocks back first", "[cachectl][engine]") {
+    TestBackingStore backing(4ULL << 20);
+    auto config = smallConfig(WriteMode::WriteBack, false);
+    config.writebackInterval = std::chrono::hours(1);
+    auto engine = CacheEngine::create(backing, config);
+    REQUIRE(engine);
+    std::vector<std::byte> data(32 * 1024, std::byte{0x6b});
+    REQUIRE((*engine)->write(4096, data, false));
+    CHECK((*engine)->stats().dirtyBytes == data.size());
+    REQUIRE((*engine)->setWriteMode(WriteMode::WriteThrough));
+    CHECK((*engine)->writeMode() == WriteMode::WriteThrough);
+    CHECK((*engine)->stats().dirtyBytes == 0);
+    CHECK(backing.durable(4096, data.size()) == data);
+    // Now a write is on the backing store when it returns, and still cached.
+    std::vector<std::byte> more(4096, std::byte{0x2e});
+    REQUIRE((*engine)->write(1 << 20, more, false));
+    CHECK(backing.current(1 << 20, 4096) == more);
+    CHECK((*engine)->stats().dirtyBytes == 0);
+    REQUIRE((*engine)->setWriteMode(WriteMode::WriteBack));
+    REQUIRE((*engine)->write(2 << 20, more, false));
+    CHECK((*engine)->stats().dirtyBytes == 4096);
+}
+
+TEST_CASE("resize changes the capacity and keeps the data readable", "[cachectl][engine]") {
+    TestBackingStore backing(8ULL << 20);
+    auto config = smallConfig(WriteMode::WriteBack, false);
+    config.writebackInterval = std::chrono::hours(1);
+    auto engine = CacheEngine::create(backing, config);
+    REQUIRE(engine);
+    const auto before = (*engine)->stats().capacityBlocks;
+    std::vector<std::byte> block(4096);
+    for (std::uint64_t b = 0; b < 200; ++b) {
+        std::fill(block.begin(), block.end(), static_cast<std::byte>(b));
+        REQUIRE((*engine)->write(b * 4096, block, false));
+    }
+    const auto dirtyBefore = (*engine)->stats().dirtyBytes;
+    REQUIRE(dirtyBefore > 0);
+    REQUIRE((*engine)->resize(config.ramBytes / 4));
+    const auto shrunk = (*engine)->stats();
+    CHECK(shrunk.capacityBlocks < before / 3);
+    CHECK(shrunk.ramBytes == config.ramBytes / 4);
+    // Dirty blocks past the capacity stay until written back; none is lost.
+    CHECK(shrunk.dirtyBytes <= dirtyBefore); // the writer may still be writing back
+    REQUIRE((*engine)->flush());
+    CHECK((*engine)->stats().cachedBlocks <= (*engine)->stats().capacityBlocks);
+    for (std::uint64_t b = 0; b < 200; ++b) {
+        REQUIRE((*engine)->read(b * 4096, block));
+        CHECK(block[0] == static_cast<std::byte>(b));
+        CHECK(block[4095] == static_cast<std::byte>(b));
+    }
+    REQUIRE((*engine)->resize(config.ramBytes * 2));
+    CHECK((*engine)->stats().capacityBlocks > before);
+    CHECK_FALSE((*engine)->resize(4096)); // fewer blocks than shards
 }

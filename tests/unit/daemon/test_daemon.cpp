@@ -206,3 +206,132 @@ TEST_CASE("shutdown flushes data written over NBD into the backing file") {
     file.read(back.data(), 4096);
     CHECK(std::all_of(back.begin(), back.end(), [](char c) { return c == 0x5a; }));
 }
+
+namespace {
+
+std::vector<std::byte> fileRange(const std::filesystem::path& path, std::uint64_t offset,
+                                 std::size_t length) {
+    std::ifstream file(path, std::ios::binary);
+    file.seekg(static_cast<std::streamoff>(offset));
+    std::vector<std::byte> bytes(length);
+    file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(length));
+    return bytes;
+}
+
+} // namespace
+
+TEST_CASE("with --cache-size the export serves a write-back cache: data, stats, mode, flush") {
+    TempDir dir;
+    auto config = configIn(dir, 4 << 20);
+    config.cache.cacheBytes = 1 << 20;
+    config.cache.mode = cachectl::engine::WriteMode::WriteBack;
+    config.cache.compression = true;
+    auto daemon = Daemon::create(config);
+    REQUIRE(daemon);
+    (*daemon)->start();
+    auto status = (*daemon)->handleControl(Json{{"cmd", "status"}});
+    CHECK(status["exports"][0]["cache_mode"] == "write-back");
+    CHECK(status["exports"][0]["cache_bytes"] == 1 << 20);
+
+    auto fd = cachectl::nbd::connectUnixSocket(config.socket);
+    REQUIRE(fd);
+    ssdk::testing::NbdTestClient client(fd->get());
+    REQUIRE(client.go("disk"));
+    std::vector<std::byte> data(16384);
+    const std::string_view text = "cached block contents, quite repetitive; ";
+    for (std::size_t i = 0; i < data.size(); ++i) {
+        data[i] = static_cast<std::byte>(text[i % text.size()]);
+    }
+    REQUIRE(client.call(cachectl::nbd::Command::Write, 65536, 16384, 0, data) ==
+            std::optional<std::uint32_t>(0));
+    std::vector<std::byte> back;
+    REQUIRE(client.call(cachectl::nbd::Command::Read, 65536, 16384, 0, {}, &back) ==
+            std::optional<std::uint32_t>(0));
+    CHECK(back == data);
+
+    auto stats = (*daemon)->handleControl(Json{{"cmd", "stats"}});
+    REQUIRE(stats["ok"] == true);
+    const Json cache = stats["exports"][0]["cache"];
+    REQUIRE(cache.is_object());
+    CHECK(cache["mode"] == "write-back");
+    CHECK(cache["compression"] == "lz4");
+    CHECK(cache["capacity_bytes"] == 1 << 20);
+    CHECK(cache["writes"] == 4);
+    CHECK(cache["hits"] == 4);
+    CHECK(cache["cached_blocks"] == 4);
+    CHECK(cache["logical_bytes"] == 4 * 4096);
+    CHECK(cache["compression_ratio"].get<double>() > 1.5);
+    CHECK(cache["metadata_bytes"].get<std::uint64_t>() > 0);
+    CHECK(cache["ram_used_bytes"].get<std::uint64_t>() ==
+          cache["physical_bytes"].get<std::uint64_t>() +
+              cache["metadata_bytes"].get<std::uint64_t>());
+    // Absorbed in RAM (the writer wakes once a second, so it may already be on its way).
+    CHECK(cache["dirty_bytes"].get<std::uint64_t>() <= 4 * 4096);
+
+    auto flushed = (*daemon)->handleControl(Json{{"cmd", "flush"}});
+    REQUIRE(flushed["ok"] == true);
+    CHECK(fileRange(config.exports[0].backing, 65536, 16384) == data);
+    auto afterFlush = (*daemon)->handleControl(Json{{"cmd", "stats"}})["exports"][0]["cache"];
+    CHECK(afterFlush["dirty_bytes"] == 0);
+    CHECK(afterFlush["writeback_blocks"] == 4);
+    CHECK(afterFlush["writeback_ops"].get<std::uint64_t>() >= 1);
+
+    // Dirty again, then switching to write-through writes it back before replying.
+    std::vector<std::byte> second(4096, std::byte{0x3c});
+    REQUIRE(client.call(cachectl::nbd::Command::Write, 0, 4096, 0, second) ==
+            std::optional<std::uint32_t>(0));
+    auto mode = (*daemon)->handleControl(Json{{"cmd", "mode"}, {"mode", "write-through"}});
+    REQUIRE(mode["ok"] == true);
+    CHECK(mode["previous_mode"] == "write-back");
+    CHECK(fileRange(config.exports[0].backing, 0, 4096) == second);
+    CHECK((*daemon)->handleControl(Json{{"cmd", "stats"}})["exports"][0]["cache"]["mode"] ==
+          "write-through");
+    CHECK((*daemon)->handleControl(Json{{"cmd", "status"}})["exports"][0]["cache_mode"] ==
+          "write-through");
+    // In write-through a write is on the device when it is acknowledged.
+    std::vector<std::byte> third(4096, std::byte{0x71});
+    REQUIRE(client.call(cachectl::nbd::Command::Write, 8192, 4096, 0, third) ==
+            std::optional<std::uint32_t>(0));
+    CHECK(fileRange(config.exports[0].backing, 8192, 4096) == third);
+    CHECK((*daemon)->handleControl(Json{{"cmd", "mode"}, {"mode", "sideways"}})["ok"] == false);
+
+    // The cache's RAM changes at run time; the data stays readable.
+    auto resized = (*daemon)->handleControl(Json{{"cmd", "resize"}, {"cache_size", "512K"}});
+    REQUIRE(resized["ok"] == true);
+    CHECK(resized["previous_cache_size"] == 1 << 20);
+    CHECK(resized["cache_size"] == 512 << 10);
+    auto shrunk = (*daemon)->handleControl(Json{{"cmd", "stats"}})["exports"][0]["cache"];
+    CHECK(shrunk["capacity_bytes"] == 512 << 10);
+    CHECK(shrunk["capacity_blocks"].get<std::uint64_t>() <
+          afterFlush["capacity_blocks"].get<std::uint64_t>());
+    REQUIRE(client.call(cachectl::nbd::Command::Read, 65536, 16384, 0, {}, &back) ==
+            std::optional<std::uint32_t>(0));
+    CHECK(back == data);
+    CHECK((*daemon)->handleControl(Json{{"cmd", "resize"}, {"cache_size", 0}})["ok"] == false);
+    REQUIRE((*daemon)->shutdown());
+}
+
+TEST_CASE("a pass-through export has no cache to switch or resize") {
+    TempDir dir;
+    auto daemon = Daemon::create(configIn(dir));
+    REQUIRE(daemon);
+    CHECK((*daemon)->handleControl(Json{{"cmd", "stats"}})["exports"][0]["cache"].is_null());
+    auto mode = (*daemon)->handleControl(Json{{"cmd", "mode"}, {"mode", "write-back"}});
+    CHECK(mode["ok"] == false);
+    CHECK(mode["error"]["code"] == "unsupported");
+    auto resize = (*daemon)->handleControl(Json{{"cmd", "resize"}, {"cache_size", 1 << 20}});
+    CHECK(resize["ok"] == false);
+    CHECK(resize["error"]["code"] == "unsupported");
+}
+
+TEST_CASE("cache options are validated") {
+    TempDir dir;
+    auto config = configIn(dir);
+    config.cache.dirtyLow = 0.6;
+    CHECK_FALSE(validate(config));
+    CHECK(cacheModeFromString("write-back") == cachectl::engine::WriteMode::WriteBack);
+    CHECK_FALSE(cacheModeFromString("fast"));
+    config.cache.dirtyLow = 0.25;
+    config.cache.cacheBytes = 100; // holds no block
+    CHECK_FALSE(Daemon::create(config));
+}
