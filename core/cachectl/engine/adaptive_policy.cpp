@@ -53,7 +53,9 @@ bool AdaptivePolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evict
         }
     }
     if (hit) {
-        m_orphanSet.erase(key);
+        if (!m_orphanSet.empty()) {
+            m_orphanSet.erase(key);
+        }
     } else {
         m_resident.insert(key);
         while (m_resident.size() > m_capacity) {

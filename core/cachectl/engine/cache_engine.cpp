@@ -6,11 +6,11 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <optional>
-#include <unordered_map>
 #include <unordered_set>
 
 #include "core/base/log.h"
 #include "core/cachectl/engine/block_codec.h"
+#include "core/cachectl/engine/block_index.h"
 #include "core/cachectl/engine/policy.h"
 
 namespace ssdk::cachectl::engine {
@@ -60,7 +60,7 @@ struct Slot {
 struct CacheEngine::Shard {
     std::mutex mutex;
     std::unique_ptr<Policy> policy;
-    std::unordered_map<std::uint64_t, Slot> slots;
+    BlockIndex<Slot> slots;
     // Blocks a write-through write is writing to the backing store now: other writes to them
     // wait, reads do not cache them.
     std::unordered_set<std::uint64_t> inFlight;
@@ -81,24 +81,24 @@ struct CacheEngine::Shard {
         policy->access(block, evicted);
         for (const std::uint64_t victim : evicted) {
             auto found = slots.find(victim);
-            if (found == slots.end()) {
+            if (found == nullptr) {
                 continue;
             }
-            if (found->second.dirty) {
-                found->second.tracked = false;
+            if (found->dirty) {
+                found->tracked = false;
             } else {
-                physicalBytes -= found->second.storedBytes;
-                slots.erase(found);
+                physicalBytes -= found->storedBytes;
+                slots.erase(victim);
             }
         }
-        if (auto found = slots.find(block); found != slots.end()) {
-            found->second.tracked = true;
+        if (auto found = slots.find(block); found != nullptr) {
+            found->tracked = true;
         }
     }
 
-    void erase(std::unordered_map<std::uint64_t, Slot>::iterator slot) {
-        physicalBytes -= slot->second.storedBytes;
-        slots.erase(slot);
+    void erase(std::uint64_t block, const Slot& slot) {
+        physicalBytes -= slot.storedBytes;
+        slots.erase(block);
     }
 };
 
@@ -240,24 +240,24 @@ Expected<void> CacheEngine::resize(std::uint64_t ramBytes) {
         }
         const std::scoped_lock lock(shard->mutex);
         kept.clear();
-        for (const auto& [block, slot] : shard->slots) {
+        shard->slots.forEach([&](std::uint64_t block, const Slot& slot) {
             if (slot.tracked) {
                 kept.push_back(block);
             }
-        }
+        });
         std::sort(kept.begin(), kept.end());
         for (const std::uint64_t block : kept) {
             evicted.clear();
             (*policy)->access(block, evicted);
             for (const std::uint64_t victim : evicted) {
                 auto found = shard->slots.find(victim);
-                if (found == shard->slots.end()) {
+                if (found == nullptr) {
                     continue;
                 }
-                if (found->second.dirty) {
-                    found->second.tracked = false;
+                if (found->dirty) {
+                    found->tracked = false;
                 } else {
-                    shard->erase(found);
+                    shard->erase(victim, *found);
                 }
             }
         }
@@ -295,16 +295,16 @@ CacheEngine::Shard& CacheEngine::shardOf(std::uint64_t block) const {
 bool CacheEngine::readCached(Shard& shard, std::uint64_t block, std::byte* out) {
     const std::scoped_lock lock(shard.mutex);
     auto found = shard.slots.find(block);
-    if (found == shard.slots.end()) {
+    if (found == nullptr) {
         ++shard.misses;
         return false;
     }
-    const Slot& slot = found->second;
+    const Slot& slot = *found;
     if (!decodeBlock(slot.data.get(), slot.storedBytes, slot.compressed, out)) {
         // Our own encoding failed to decode: memory corruption; never serve it.
         log::get("cachectl")->error("cache engine: block {} failed to decode; dropped", block);
         if (!slot.dirty) {
-            shard.erase(found);
+            shard.erase(block, *found);
         }
         ++shard.misses;
         return false;
@@ -331,7 +331,7 @@ void CacheEngine::insertClean(Shard& shard, std::uint64_t block, const std::byte
     std::memcpy(slot.data.get(), compressed ? encoded.data() : data, stored);
     slot.storedBytes = static_cast<std::uint16_t>(stored);
     slot.compressed = compressed;
-    shard.slots.emplace(block, std::move(slot));
+    *shard.slots.tryEmplace(block).first = std::move(slot);
     shard.physicalBytes += stored;
     shard.touch(block);
 }
@@ -455,11 +455,11 @@ Expected<void> CacheEngine::writeDirect(std::uint64_t firstBlock, std::uint64_t 
         std::unique_lock lock(shard.mutex);
         shard.inFlightDone.wait(lock, [&] { return !shard.inFlight.contains(block); });
         shard.inFlight.insert(block);
-        if (auto found = shard.slots.find(block); found != shard.slots.end()) {
-            if (found->second.dirty) {
+        if (auto found = shard.slots.find(block); found != nullptr) {
+            if (found->dirty) {
                 m_dirtyBlocks.fetch_sub(1, std::memory_order_relaxed);
             }
-            shard.erase(found);
+            shard.erase(block, *found);
         }
         ++shard.epoch;
     }
@@ -488,7 +488,7 @@ Expected<void> CacheEngine::writeDirect(std::uint64_t firstBlock, std::uint64_t 
                 std::memcpy(slot.data.get(), source, stored);
                 slot.storedBytes = static_cast<std::uint16_t>(stored);
                 slot.compressed = compressed;
-                shard.slots.emplace(block, std::move(slot));
+                *shard.slots.tryEmplace(block).first = std::move(slot);
                 shard.physicalBytes += stored;
                 shard.touch(block);
             }
@@ -554,8 +554,8 @@ Expected<void> CacheEngine::writeBack(std::uint64_t offset, std::span<const std:
                 {
                     const std::scoped_lock lock(shard.mutex);
                     auto found = shard.slots.find(block);
-                    if (found != shard.slots.end()) {
-                        const Slot& slot = found->second;
+                    if (found != nullptr) {
+                        const Slot& slot = *found;
                         haveBase = decodeBlock(slot.data.get(), slot.storedBytes, slot.compressed,
                                                merged.data());
                         baseGeneration = slot.generation;
@@ -584,7 +584,7 @@ Expected<void> CacheEngine::writeBack(std::uint64_t offset, std::span<const std:
             const std::scoped_lock lock(shard.mutex);
             auto current = shard.slots.find(block);
             const std::uint64_t currentGeneration =
-                current == shard.slots.end() ? 0 : current->second.generation;
+                current == nullptr ? 0 : current->generation;
             if (!whole && currentGeneration != baseGeneration && attempt < 64) {
                 continue;
             }
@@ -592,8 +592,8 @@ Expected<void> CacheEngine::writeBack(std::uint64_t offset, std::span<const std:
                 return fail(ErrorCode::Busy,
                             fmt::format("block {} kept changing during a partial write", block));
             }
-            auto [found, inserted] = shard.slots.try_emplace(block);
-            Slot& slot = found->second;
+            auto [found, inserted] = shard.slots.tryEmplace(block);
+            Slot& slot = *found;
             if (!inserted) {
                 shard.physicalBytes -= slot.storedBytes;
             }
@@ -635,11 +635,11 @@ Expected<void> CacheEngine::writebackPass(std::uint64_t limit) {
     std::vector<std::uint64_t> candidates;
     for (const auto& shard : m_shards) {
         const std::scoped_lock lock(shard->mutex);
-        for (const auto& [block, slot] : shard->slots) {
+        shard->slots.forEach([&](std::uint64_t block, const Slot& slot) {
             if (slot.dirty) {
                 candidates.push_back(block);
             }
-        }
+        });
     }
     std::sort(candidates.begin(), candidates.end());
     if (limit != 0 && candidates.size() > limit) {
@@ -665,11 +665,11 @@ Expected<void> CacheEngine::writebackPass(std::uint64_t limit) {
             Shard& shard = shardOf(candidates[j]);
             const std::scoped_lock lock(shard.mutex);
             auto found = shard.slots.find(candidates[j]);
-            if (found == shard.slots.end() || !found->second.dirty) {
+            if (found == nullptr || !found->dirty) {
                 break;
             }
             buffer.resize(buffer.size() + kBlock);
-            const Slot& slot = found->second;
+            const Slot& slot = *found;
             if (!decodeBlock(slot.data.get(), slot.storedBytes, slot.compressed,
                              buffer.data() + buffer.size() - kBlock)) {
                 buffer.resize(buffer.size() - kBlock);
@@ -703,14 +703,14 @@ Expected<void> CacheEngine::writebackPass(std::uint64_t limit) {
                 continue;
             }
             auto found = shard.slots.find(block);
-            if (found == shard.slots.end() || !found->second.dirty ||
-                found->second.generation != generations[k]) {
+            if (found == nullptr || !found->dirty ||
+                found->generation != generations[k]) {
                 continue;
             }
-            found->second.dirty = false;
+            found->dirty = false;
             m_dirtyBlocks.fetch_sub(1, std::memory_order_relaxed);
-            if (!found->second.tracked) {
-                shard.erase(found);
+            if (!found->tracked) {
+                shard.erase(block, *found);
             }
         }
         { const std::scoped_lock lock(m_writerMutex); }
@@ -778,11 +778,11 @@ Expected<void> CacheEngine::discard(std::uint64_t offset, std::uint64_t length) 
         Shard& shard = shardOf(block);
         std::unique_lock lock(shard.mutex);
         shard.inFlightDone.wait(lock, [&] { return !shard.inFlight.contains(block); });
-        if (auto found = shard.slots.find(block); found != shard.slots.end()) {
-            if (found->second.dirty) {
+        if (auto found = shard.slots.find(block); found != nullptr) {
+            if (found->dirty) {
                 m_dirtyBlocks.fetch_sub(1, std::memory_order_relaxed);
             }
-            shard.erase(found);
+            shard.erase(block, *found);
         }
         ++shard.epoch;
     }
@@ -819,8 +819,7 @@ CacheStats CacheEngine::stats() const {
         stats.cachedBlocks += shard->slots.size();
         stats.physicalBytes += shard->physicalBytes;
         stats.metadataBytes +=
-            shard->policy->metadataBytes() + shard->slots.bucket_count() * sizeof(void*) +
-            shard->slots.size() * (sizeof(std::pair<const std::uint64_t, Slot>) + 16) +
+            shard->policy->metadataBytes() + shard->slots.memoryBytes() +
             shard->inFlight.size() * 32;
     }
     stats.logicalBytes = stats.cachedBlocks * kBlock;

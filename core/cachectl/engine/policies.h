@@ -2,10 +2,12 @@
 // The concrete policies behind makePolicy (policy.h). Exposed so the adaptive policy can hold
 // them as experts and tests can drive each one.
 
+#include <deque>
 #include <list>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/cachectl/engine/block_index.h"
 #include "core/cachectl/engine/policy.h"
 
 namespace ssdk::cachectl::engine {
@@ -26,9 +28,22 @@ public:
     std::size_t metadataBytes() const override;
 
 private:
+    // The recency list is intrusive over a node array (32-bit links), the index maps a key to
+    // its node: no allocation per access once the cache is full.
+    static constexpr std::uint32_t kNil = 0xffffffffU;
+    struct Node {
+        std::uint64_t key = 0;
+        std::uint32_t prev = kNil; // towards the most recent
+        std::uint32_t next = kNil; // towards the least recent
+    };
+    void unlink(std::uint32_t node);
+    void pushFront(std::uint32_t node);
+
     std::size_t m_capacity;
-    std::list<std::uint64_t> m_order; // front = most recent
-    std::unordered_map<std::uint64_t, std::list<std::uint64_t>::iterator> m_index;
+    std::vector<Node> m_nodes;
+    std::uint32_t m_head = kNil; // most recent
+    std::uint32_t m_tail = kNil; // least recent
+    BlockIndex<std::uint32_t> m_index;
 };
 
 // S3-FIFO: new blocks enter a small FIFO (10% of the cache); a block referenced again while
@@ -57,9 +72,9 @@ private:
     std::size_t m_capacity;
     std::size_t m_smallCapacity;
     std::size_t m_ghostCapacity;
-    std::unordered_map<std::uint64_t, Entry> m_resident;
-    std::list<std::uint64_t> m_small; // front = newest
-    std::list<std::uint64_t> m_main;  // front = newest
+    BlockIndex<Entry> m_resident;
+    std::deque<std::uint64_t> m_small; // front = newest
+    std::deque<std::uint64_t> m_main;  // front = newest
     std::list<std::uint64_t> m_ghostOrder;
     std::unordered_map<std::uint64_t, std::list<std::uint64_t>::iterator> m_ghosts;
 };

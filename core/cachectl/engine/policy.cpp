@@ -17,6 +17,13 @@ template <typename T> std::size_t listBytes(const std::list<T>& list) {
     return list.size() * (sizeof(T) + kNodeOverhead);
 }
 
+// A deque allocates 512-byte chunks plus a map of chunk pointers.
+template <typename T> std::size_t dequeBytes(const std::deque<T>& deque) {
+    const std::size_t perChunk = std::max<std::size_t>(1, 512 / sizeof(T));
+    const std::size_t chunks = deque.size() / perChunk + 1;
+    return chunks * (512 + sizeof(void*));
+}
+
 } // namespace
 
 std::vector<std::string> policyNames() {
@@ -49,23 +56,61 @@ LruPolicy::LruPolicy(std::size_t capacity)
     : m_capacity(capacity) {}
 
 bool LruPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) {
-    if (auto found = m_index.find(key); found != m_index.end()) {
-        m_order.splice(m_order.begin(), m_order, found->second);
+    if (const std::uint32_t* found = m_index.find(key); found != nullptr) {
+        if (*found != m_head) {
+            unlink(*found);
+            pushFront(*found);
+        }
         return true;
     }
+    std::uint32_t node = 0;
     if (m_index.size() >= m_capacity) {
-        const std::uint64_t victim = m_order.back();
-        m_order.pop_back();
+        node = m_tail;
+        const std::uint64_t victim = m_nodes[node].key;
+        unlink(node);
         m_index.erase(victim);
         evicted.push_back(victim);
+    } else {
+        node = static_cast<std::uint32_t>(m_nodes.size());
+        m_nodes.emplace_back();
     }
-    m_order.push_front(key);
-    m_index.emplace(key, m_order.begin());
+    m_nodes[node].key = key;
+    pushFront(node);
+    *m_index.tryEmplace(key).first = node;
     return false;
 }
 
+void LruPolicy::unlink(std::uint32_t node) {
+    Node& n = m_nodes[node];
+    if (n.prev == kNil) {
+        m_head = n.next;
+    } else {
+        m_nodes[n.prev].next = n.next;
+    }
+    if (n.next == kNil) {
+        m_tail = n.prev;
+    } else {
+        m_nodes[n.next].prev = n.prev;
+    }
+    n.prev = kNil;
+    n.next = kNil;
+}
+
+void LruPolicy::pushFront(std::uint32_t node) {
+    Node& n = m_nodes[node];
+    n.prev = kNil;
+    n.next = m_head;
+    if (m_head != kNil) {
+        m_nodes[m_head].prev = node;
+    }
+    m_head = node;
+    if (m_tail == kNil) {
+        m_tail = node;
+    }
+}
+
 std::size_t LruPolicy::metadataBytes() const {
-    return mapBytes(m_index) + listBytes(m_order);
+    return m_nodes.capacity() * sizeof(Node) + m_index.memoryBytes();
 }
 
 // ---- S3-FIFO ----
@@ -79,9 +124,8 @@ S3FifoPolicy::S3FifoPolicy(std::size_t capacity)
     , m_ghostCapacity(std::max<std::size_t>(1, capacity - capacity / 10)) {}
 
 bool S3FifoPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) {
-    if (auto found = m_resident.find(key); found != m_resident.end()) {
-        found->second.frequency =
-            static_cast<std::uint8_t>(std::min(3, found->second.frequency + 1));
+    if (Entry* found = m_resident.find(key); found != nullptr) {
+        found->frequency = static_cast<std::uint8_t>(std::min(3, found->frequency + 1));
         return true;
     }
     bool wasGhost = false;
@@ -95,10 +139,10 @@ bool S3FifoPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted
     }
     if (wasGhost) {
         m_main.push_front(key);
-        m_resident.emplace(key, Entry{.frequency = 0, .inMain = true});
+        *m_resident.tryEmplace(key).first = Entry{.frequency = 0, .inMain = true};
     } else {
         m_small.push_front(key);
-        m_resident.emplace(key, Entry{.frequency = 0, .inMain = false});
+        *m_resident.tryEmplace(key).first = Entry{.frequency = 0, .inMain = false};
     }
     return false;
 }
@@ -108,7 +152,7 @@ void S3FifoPolicy::evictOne(std::vector<std::uint64_t>& evicted) {
         if (!m_small.empty() && (m_small.size() > m_smallCapacity || m_main.empty())) {
             const std::uint64_t key = m_small.back();
             m_small.pop_back();
-            Entry& entry = m_resident.at(key);
+            Entry& entry = *m_resident.find(key);
             if (entry.frequency >= kMoveToMainThreshold) {
                 entry.frequency = 0;
                 entry.inMain = true;
@@ -122,7 +166,7 @@ void S3FifoPolicy::evictOne(std::vector<std::uint64_t>& evicted) {
         }
         const std::uint64_t key = m_main.back();
         m_main.pop_back();
-        Entry& entry = m_resident.at(key);
+        Entry& entry = *m_resident.find(key);
         if (entry.frequency > 0) {
             --entry.frequency;
             m_main.push_front(key);
@@ -144,8 +188,8 @@ void S3FifoPolicy::addGhost(std::uint64_t key) {
 }
 
 std::size_t S3FifoPolicy::metadataBytes() const {
-    return mapBytes(m_resident) + listBytes(m_small) + listBytes(m_main) + mapBytes(m_ghosts) +
-           listBytes(m_ghostOrder);
+    return m_resident.memoryBytes() + dequeBytes(m_small) + dequeBytes(m_main) +
+           mapBytes(m_ghosts) + listBytes(m_ghostOrder);
 }
 
 // ---- LIRS ----
