@@ -75,10 +75,15 @@ struct CacheEngine::Shard {
     std::vector<std::uint64_t> evicted;
 
     // Records a reference with the policy and drops what it evicts (dirty blocks stay until
-    // written back). Call with mutex held.
-    void touch(std::uint64_t block) {
+    // written back). Call with mutex held. slot: the block's slot when the caller has it (a
+    // hit evicts nothing, so it stays valid and saves a lookup).
+    void touch(std::uint64_t block, Slot* slot = nullptr) {
         evicted.clear();
         policy->access(block, evicted);
+        if (evicted.empty() && slot != nullptr) {
+            slot->tracked = true;
+            return;
+        }
         for (const std::uint64_t victim : evicted) {
             auto found = slots.find(victim);
             if (found == nullptr) {
@@ -292,25 +297,23 @@ CacheEngine::Shard& CacheEngine::shardOf(std::uint64_t block) const {
 
 // ---- reads ----
 
-bool CacheEngine::readCached(Shard& shard, std::uint64_t block, std::byte* out) {
-    const std::scoped_lock lock(shard.mutex);
-    auto found = shard.slots.find(block);
+bool CacheEngine::readCachedLocked(Shard& shard, std::uint64_t block, std::byte* out) {
+    Slot* const found = shard.slots.find(block);
     if (found == nullptr) {
         ++shard.misses;
         return false;
     }
-    const Slot& slot = *found;
-    if (!decodeBlock(slot.data.get(), slot.storedBytes, slot.compressed, out)) {
+    if (!decodeBlock(found->data.get(), found->storedBytes, found->compressed, out)) {
         // Our own encoding failed to decode: memory corruption; never serve it.
         log::get("cachectl")->error("cache engine: block {} failed to decode; dropped", block);
-        if (!slot.dirty) {
+        if (!found->dirty) {
             shard.erase(block, *found);
         }
         ++shard.misses;
         return false;
     }
     ++shard.hits;
-    shard.touch(block);
+    shard.touch(block, found);
     return true;
 }
 
@@ -348,19 +351,26 @@ Expected<void> CacheEngine::read(std::uint64_t offset, std::span<std::byte> out)
     const std::uint64_t last = (end - 1) / kBlock;
     std::array<std::byte, kBlock> whole;
     std::vector<std::uint64_t> missing;
-    for (std::uint64_t block = first; block <= last; ++block) {
-        const std::uint64_t blockStart = block * kBlock;
-        const std::uint64_t from = std::max(offset, blockStart);
-        const std::uint64_t to = std::min(end, blockStart + kBlock);
-        const bool aligned = from == blockStart && to == blockStart + kBlock;
-        std::byte* target = aligned ? out.data() + (from - offset) : whole.data();
-        if (readCached(shardOf(block), block, target)) {
-            if (!aligned) {
-                std::memcpy(out.data() + (from - offset), whole.data() + (from - blockStart),
-                            to - from);
+    // The blocks of one group share a shard: one lock per group.
+    constexpr std::uint64_t kGroupMask = (std::uint64_t{1} << kGroupShift) - 1;
+    for (std::uint64_t block = first; block <= last;) {
+        const std::uint64_t groupLast = std::min(last, block | kGroupMask);
+        Shard& shard = shardOf(block);
+        const std::scoped_lock lock(shard.mutex);
+        for (; block <= groupLast; ++block) {
+            const std::uint64_t blockStart = block * kBlock;
+            const std::uint64_t from = std::max(offset, blockStart);
+            const std::uint64_t to = std::min(end, blockStart + kBlock);
+            const bool aligned = from == blockStart && to == blockStart + kBlock;
+            std::byte* target = aligned ? out.data() + (from - offset) : whole.data();
+            if (readCachedLocked(shard, block, target)) {
+                if (!aligned) {
+                    std::memcpy(out.data() + (from - offset), whole.data() + (from - blockStart),
+                                to - from);
+                }
+            } else {
+                missing.push_back(block);
             }
-        } else {
-            missing.push_back(block);
         }
     }
     if (missing.empty()) {

@@ -123,7 +123,8 @@ private:
     CacheEngine(BlockStore& backing, CacheConfig config, std::uint64_t capacityBlocks);
 
     Shard& shardOf(std::uint64_t block) const;
-    bool readCached(Shard& shard, std::uint64_t block, std::byte* out);
+    // A hit decodes the block into out and records it with the policy. Shard lock held.
+    bool readCachedLocked(Shard& shard, std::uint64_t block, std::byte* out);
     void insertClean(Shard& shard, std::uint64_t block, const std::byte* data, std::uint64_t epoch);
     Expected<void> writeDirect(std::uint64_t firstBlock, std::uint64_t offset,
                                std::span<const std::byte> data, bool fua, bool cacheAfter);
