@@ -118,7 +118,7 @@ private:
     List m_stack;  // front = most recent
     List m_queue;  // resident HIR blocks, front = next victim
     List m_ghosts; // non-resident HIR blocks in the stack, front = oldest
-    std::unordered_map<std::uint64_t, Entry> m_entries;
+    BlockIndex<Entry> m_entries;
 };
 
 // The default policy; see the comment in policy.h and adaptive_policy.cpp.

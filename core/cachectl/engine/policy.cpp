@@ -206,8 +206,8 @@ LirsPolicy::LirsPolicy(std::size_t capacity)
 }
 
 bool LirsPolicy::contains(std::uint64_t key) const {
-    auto found = m_entries.find(key);
-    return found != m_entries.end() && found->second.resident;
+    const Entry* found = m_entries.find(key);
+    return found != nullptr && found->resident;
 }
 
 void LirsPolicy::pushStack(std::uint64_t key, Entry& entry) {
@@ -225,8 +225,7 @@ void LirsPolicy::removeFromStack(Entry& entry) {
 void LirsPolicy::pruneStack() {
     while (!m_stack.empty()) {
         const std::uint64_t key = m_stack.back();
-        auto found = m_entries.find(key);
-        Entry& entry = found->second;
+        Entry& entry = *m_entries.find(key);
         if (entry.lir) {
             return;
         }
@@ -234,14 +233,14 @@ void LirsPolicy::pruneStack() {
         entry.inStack = false;
         if (!entry.resident) {
             m_ghosts.erase(entry.ghostPos);
-            m_entries.erase(found);
+            m_entries.erase(key);
         }
     }
 }
 
 void LirsPolicy::demoteBottomLir() {
     const std::uint64_t key = m_stack.back();
-    Entry& entry = m_entries.at(key);
+    Entry& entry = *m_entries.find(key);
     m_stack.pop_back();
     entry.inStack = false;
     entry.lir = false;
@@ -255,8 +254,7 @@ void LirsPolicy::demoteBottomLir() {
 void LirsPolicy::evictFromQueue(std::vector<std::uint64_t>& evicted) {
     const std::uint64_t key = m_queue.front();
     m_queue.pop_front();
-    auto found = m_entries.find(key);
-    Entry& entry = found->second;
+    Entry& entry = *m_entries.find(key);
     entry.inQueue = false;
     entry.resident = false;
     evicted.push_back(key);
@@ -264,7 +262,7 @@ void LirsPolicy::evictFromQueue(std::vector<std::uint64_t>& evicted) {
         m_ghosts.push_back(key);
         entry.ghostPos = std::prev(m_ghosts.end());
     } else {
-        m_entries.erase(found);
+        m_entries.erase(key);
     }
 }
 
@@ -272,16 +270,16 @@ void LirsPolicy::limitGhosts() {
     while (m_ghosts.size() > m_ghostLimit) {
         const std::uint64_t key = m_ghosts.front();
         m_ghosts.pop_front();
-        auto found = m_entries.find(key);
-        removeFromStack(found->second);
-        m_entries.erase(found);
+        removeFromStack(*m_entries.find(key));
+        m_entries.erase(key);
     }
 }
 
 bool LirsPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) {
-    auto found = m_entries.find(key);
-    if (found != m_entries.end() && found->second.resident) {
-        Entry& entry = found->second;
+    // Entry pointers stay valid until the next insertion or erase in m_entries.
+    Entry* found = m_entries.find(key);
+    if (found != nullptr && found->resident) {
+        Entry& entry = *found;
         if (entry.lir) {
             const bool wasBottom = entry.stackPos == std::prev(m_stack.end());
             m_stack.splice(m_stack.begin(), m_stack, entry.stackPos);
@@ -306,14 +304,14 @@ bool LirsPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) 
         return true;
     }
     if (m_lirCount < m_lirCapacity) {
-        if (found != m_entries.end()) {
-            Entry& entry = found->second;
+        if (found != nullptr) {
+            Entry& entry = *found;
             m_ghosts.erase(entry.ghostPos);
             m_stack.splice(m_stack.begin(), m_stack, entry.stackPos);
             entry.resident = true;
             entry.lir = true;
         } else {
-            Entry& entry = m_entries[key];
+            Entry& entry = *m_entries.tryEmplace(key).first;
             entry.resident = true;
             entry.lir = true;
             pushStack(key, entry);
@@ -322,21 +320,22 @@ bool LirsPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) 
         return false;
     }
     if (m_queue.size() >= m_hirCapacity) {
-        evictFromQueue(evicted);
+        evictFromQueue(evicted); // may erase entries (and move others): look key up again
+        found = m_entries.find(key);
     }
-    if (found != m_entries.end() && m_lirCapacity == 0) {
+    if (found != nullptr && m_lirCapacity == 0) {
         // A one-block cache has no LIR set: the block is the resident HIR block again.
-        Entry& entry = found->second;
+        Entry& entry = *found;
         m_ghosts.erase(entry.ghostPos);
         m_stack.splice(m_stack.begin(), m_stack, entry.stackPos);
         entry.resident = true;
         m_queue.push_back(key);
         entry.queuePos = std::prev(m_queue.end());
         entry.inQueue = true;
-    } else if (found != m_entries.end()) {
+    } else if (found != nullptr) {
         // A non-resident HIR block still in the stack: its reuse distance beats the bottom
         // LIR block's recency, so it becomes LIR.
-        Entry& entry = found->second;
+        Entry& entry = *found;
         m_ghosts.erase(entry.ghostPos);
         m_stack.splice(m_stack.begin(), m_stack, entry.stackPos);
         entry.resident = true;
@@ -344,7 +343,7 @@ bool LirsPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) 
         ++m_lirCount;
         demoteBottomLir();
     } else {
-        Entry& entry = m_entries[key];
+        Entry& entry = *m_entries.tryEmplace(key).first;
         entry.resident = true;
         pushStack(key, entry);
         m_queue.push_back(key);
@@ -356,7 +355,7 @@ bool LirsPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) 
 }
 
 std::size_t LirsPolicy::metadataBytes() const {
-    return mapBytes(m_entries) + listBytes(m_stack) + listBytes(m_queue) + listBytes(m_ghosts);
+    return m_entries.memoryBytes() + listBytes(m_stack) + listBytes(m_queue) + listBytes(m_ghosts);
 }
 
 } // namespace ssdk::cachectl::engine
