@@ -180,4 +180,31 @@ std::vector<FioJob> slcJobs(Bytes size, Bytes burst, const std::vector<unsigned>
     return jobs;
 }
 
+std::vector<FioJob> trimRecoveryJobs(Bytes size, std::chrono::seconds torture) {
+    FioJob sequential;
+    sequential.rw = "write";
+    sequential.blockSize = Bytes::mib(1);
+    sequential.ioDepth = 8;
+    sequential.size = size;
+    FioJob fresh = sequential;
+    fresh.name = "fresh";
+    FioJob tortureJob;
+    tortureJob.name = "torture";
+    tortureJob.rw = "randwrite";
+    tortureJob.blockSize = Bytes::kib(4);
+    tortureJob.ioDepth = 32;
+    tortureJob.size = size;
+    tortureJob.runtime = torture;
+    FioJob dirty = sequential;
+    dirty.name = "dirty";
+    FioJob trim;
+    trim.name = "trim";
+    trim.rw = "trim";
+    trim.blockSize = Bytes::mib(64);
+    trim.ioDepth = 1; // size 0: fio covers the whole device
+    FioJob afterTrim = sequential;
+    afterTrim.name = "after-trim";
+    return {fresh, tortureJob, dirty, trim, afterTrim};
+}
+
 } // namespace ssdk::perf

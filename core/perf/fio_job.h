@@ -14,7 +14,7 @@ namespace ssdk::perf {
 
 struct FioJob {
     std::string name;        // unique within a run; names the result row
-    std::string rw = "read"; // read, write, randread, randwrite
+    std::string rw = "read"; // read, write, randread, randwrite, trim
     Bytes blockSize = Bytes::mib(1);
     unsigned ioDepth = 1;
     unsigned numJobs = 1;
@@ -72,5 +72,11 @@ std::vector<FioJob> consistencyJobs(Bytes size, std::chrono::seconds duration,
 // (≥ 2 Hz), then for each idle gap a burst of `burst` bytes written after that gap.
 std::vector<FioJob> slcJobs(Bytes size, Bytes burst, const std::vector<unsigned>& gapsS,
                             const std::string& logPrefix);
+
+// TRIM recovery (the reviews' "clean / dirty / after TRIM" table) on a raw block device:
+// "fresh" sequential 1M write QD8 of `size`, then "torture" 4K random write QD32 for
+// `torture`, "dirty" sequential write again, "trim" a discard of the whole device (fio
+// rw=trim: block devices only) and "after-trim" sequential write once more.
+std::vector<FioJob> trimRecoveryJobs(Bytes size, std::chrono::seconds torture);
 
 } // namespace ssdk::perf
