@@ -42,8 +42,9 @@ std::vector<std::string> fioArguments(const FioRunSpec& spec, const std::string&
             argv.push_back("--write_iops_log=" + job.logPrefix);
             argv.push_back(fmt::format("--log_avg_msec={}", job.logAvgMsec));
         }
-        if (job.startDelayS > 0) {
-            argv.push_back(fmt::format("--startdelay={}", job.startDelayS));
+        if (job.thinkTimeS > 0) {
+            argv.push_back(fmt::format("--thinktime={}s", job.thinkTimeS));
+            argv.push_back("--thinktime_blocks=1");
         }
         argv.push_back("--stonewall");
     }
@@ -64,8 +65,8 @@ Json toJson(const FioJob& job) {
     if (job.rateBytesPerS) {
         out["rate"] = *job.rateBytesPerS;
     }
-    if (job.startDelayS > 0) {
-        out["startdelay_s"] = job.startDelayS;
+    if (job.thinkTimeS > 0) {
+        out["thinktime_s"] = job.thinkTimeS;
     }
     return out;
 }
@@ -170,10 +171,18 @@ std::vector<FioJob> slcJobs(Bytes size, Bytes burst, const std::vector<unsigned>
     probe.logAvgMsec = 500;
     jobs.push_back(probe);
     for (const unsigned gap : gapsS) {
+        if (gap > 0) {
+            FioJob idle;
+            idle.name = fmt::format("idle-{}s", gap);
+            idle.rw = "write";
+            idle.blockSize = Bytes::kib(4);
+            idle.size = Bytes::kib(4);
+            idle.thinkTimeS = gap;
+            jobs.push_back(idle);
+        }
         FioJob drain = probe;
         drain.name = fmt::format("drain-{}s", gap);
         drain.size = burst;
-        drain.startDelayS = gap;
         drain.logPrefix = fmt::format("{}-drain-{}s", logPrefix, gap);
         jobs.push_back(drain);
     }

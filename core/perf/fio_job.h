@@ -25,8 +25,10 @@ struct FioJob {
     // <logPrefix>_bw.1.log, <logPrefix>_iops.1.log. Empty: no logs.
     std::string logPrefix;
     unsigned logAvgMsec = 1000;
-    // Seconds of idle before this job starts (fio startdelay), for cache-drain gaps.
-    unsigned startDelayS = 0;
+    // Seconds of idle after each I/O (fio thinktime with thinktime_blocks=1). A job of one
+    // block with it is an idle gap of that length between stonewalled jobs (fio's startdelay
+    // counts from fio's own start, so it cannot make such a gap).
+    unsigned thinkTimeS = 0;
 
     bool operator==(const FioJob&) const = default;
 };
@@ -69,7 +71,8 @@ std::vector<FioJob> consistencyJobs(Bytes size, std::chrono::seconds duration,
                                     const std::string& logPrefix);
 
 // SLC probe: one sequential 1M write QD8 of `size` with bandwidth logged every 500 ms
-// (≥ 2 Hz), then for each idle gap a burst of `burst` bytes written after that gap.
+// (≥ 2 Hz), then for each idle gap an "idle-<gap>s" job (one 4 KiB write, then `gap` seconds
+// of nothing) and a "drain-<gap>s" burst of `burst` bytes.
 std::vector<FioJob> slcJobs(Bytes size, Bytes burst, const std::vector<unsigned>& gapsS,
                             const std::string& logPrefix);
 
