@@ -55,10 +55,14 @@ void paintSparkline(QPainter& painter, const QRect& rect, const QList<double>& h
     QFont small = font;
     small.setPointSizeF(std::max(6.0, font.pointSizeF() * 0.75));
     painter.setFont(small);
+    const QString label =
+        QStringLiteral("%1 MB/s").arg(history.back() / 1e6, 0, 'f', history.back() < 10e6 ? 1 : 0);
+    // The label sits over the line's top; a veil keeps it readable where they cross.
+    const QRect labelRect =
+        QFontMetrics(small).boundingRect(rect, Qt::AlignRight | Qt::AlignTop, label);
+    painter.fillRect(labelRect.adjusted(-2, 0, 0, 0), QColor(255, 255, 255, 190));
     painter.setPen(theme::kMutedText);
-    painter.drawText(
-        rect, Qt::AlignRight | Qt::AlignTop,
-        QStringLiteral("%1 MB/s").arg(history.back() / 1e6, 0, 'f', history.back() < 10e6 ? 1 : 0));
+    painter.drawText(rect, Qt::AlignRight | Qt::AlignTop, label);
 }
 
 } // namespace

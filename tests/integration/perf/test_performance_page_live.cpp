@@ -195,6 +195,8 @@ TEST_CASE("consistency runs overlay and an SLC cliff from fio rate= phases re-op
             REQUIRE(run->logs.contains("consistency-steady_iops"));
             CHECK(run->logs.at("consistency-steady_iops").size() >= 7);
             perf::BenchResult result{.preset = "consistency", .target = raw.path};
+            // A quick look: 1 s rounds (bench --round 1) instead of SNIA's minutes.
+            result.parameters = {{"round_s", 1}};
             result.run = std::move(*run);
             const fs::path file = scratch.dir() / (std::string(name) + ".json");
             saveResult(result, file);
@@ -202,6 +204,7 @@ TEST_CASE("consistency runs overlay and an SLC cliff from fio rate= phases re-op
         }
         CHECK(page.analysisChart()->runCount() == 2);
         CHECK(page.analysisChart()->verdictText().contains(QStringLiteral("spare-25pct")));
+        CHECK(page.analysisChart()->verdictText().contains(QStringLiteral("rounds of 1 s")));
         QTest::qWait(300);
         saveShot(page, "performance-consistency.png");
 
