@@ -160,7 +160,8 @@ TEST_CASE("bench refusals and cancellation on a lab drive leave nothing behind",
     REQUIRE(destroyed);
 }
 
-TEST_CASE("trim-recovery preset on a lab drive: fresh, dirty, after TRIM; compare", "[perf]") {
+TEST_CASE("trim-recovery preset on a lab drive measures fresh then dirty then after-TRIM writes",
+          "[perf]") {
     if (!haveFio()) {
         FAIL("fio is not installed (scripts/setup installs it)");
     }
