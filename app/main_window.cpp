@@ -22,6 +22,7 @@
 #include "app/device_text.h"
 #include "app/health_backend.h"
 #include "app/lab_drive_dialog.h"
+#include "app/models/drive_activity.h"
 #include "app/models/drive_list_model.h"
 #include "app/pages/health_page.h"
 #include "app/pages/maintenance_page.h"
@@ -51,6 +52,8 @@ MainWindow::MainWindow(device::Discovery discovery, QWidget* parent)
     resize(1100, 720);
 
     m_model = new DriveListModel(this);
+    new DriveActivity(m_model, this, DriveActivity::kDefaultIntervalMs,
+                      m_live ? QString() : m_recordedRoot);
     m_helper = new HelperCaller(this);
     connect(m_helper, &HelperCaller::finished, this, &MainWindow::helperFinished);
 

@@ -7,13 +7,14 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <thread>
 
 #include "core/base/system_process_runner.h"
 #include "core/device/device_json.h"
-#include "core/perf/analysis.h"
 #include "core/perf/bench_result.h"
 #include "core/perf/fio_runner.h"
+#include "core/perf/report.h"
 #include "core/perf/sampler.h"
 #include "core/perf/series.h"
 
@@ -88,8 +89,18 @@ struct BenchOptions {
     unsigned durationS = 0; // preset default when 0
     std::string size = "1G";
     unsigned loops = 1;
+    unsigned roundS = perf::kSniaRoundS;
+    std::vector<unsigned> gapsS = {10, 15, 20, 25};
+    std::string burst; // slc: bytes per drain burst; size / 8 when empty
     std::string output;
+    std::string csv;
     bool destroyConfirmed = false;
+};
+
+struct CompareOptions {
+    std::string first;
+    std::string second;
+    std::string csv;
 };
 
 // The runner of the bench in progress, for SIGINT: cancel() only creates a file.
@@ -104,48 +115,94 @@ std::string mbps(double bytesPerS) {
     return fmt::format("{:.2f} MB/s", bytesPerS / 1e6);
 }
 
-Json analysisJson(const perf::BenchResult& result) {
-    Json out = Json::object();
-    if (result.preset == "cdm") {
-        Json rows = Json::array();
-        for (const auto& row : perf::summarizeCdm(result.run.output, perf::CdmPick::Best)) {
-            rows.push_back(Json{{"test", row.test},
-                                {"read_bytes_per_s", row.readBytesPerS},
-                                {"write_bytes_per_s", row.writeBytesPerS},
-                                {"read_iops", row.readIops},
-                                {"write_iops", row.writeIops}});
-        }
-        out["cdm"] = rows;
-    } else if (result.preset == "consistency") {
-        const auto iops = perf::consistencyIops(result);
-        const auto state = perf::steadyState(iops);
-        out["steady_state"] = Json{{"reached", state.reached},
-                                   {"mean_iops", state.mean},
-                                   {"range", state.range},
-                                   {"slope_excursion", state.slopeExcursion}};
-    } else if (result.preset == "slc") {
-        const auto samples = perf::slcProbeSamples(result);
-        const auto slc = perf::detectSlcCache(samples);
-        std::vector<perf::DrainPoint> drains;
-        for (const auto& job : result.run.output.jobs) {
-            if (job.name.starts_with("drain-")) {
-                drains.push_back({std::stod(job.name.substr(6)), job.write.bwBytesPerS});
-            }
-        }
-        const auto gap = perf::smallestRecoveringGap(drains, slc.burstBytesPerS);
-        out["slc"] = Json{{"drop_found", slc.dropFound},
-                          {"cache_bytes", slc.cacheBytes},
-                          {"burst_bytes_per_s", slc.burstBytesPerS},
-                          {"post_cache_bytes_per_s", slc.postCacheBytesPerS},
-                          {"recovering_gap_s", gap ? Json(*gap) : Json()}};
+Expected<void> writeFile(const std::string& file, const std::string& content) {
+    std::ofstream out(file);
+    out << content;
+    out.close();
+    if (!out) {
+        return fail(ErrorCode::Io, "could not write " + file);
     }
-    return out;
+    return {};
+}
+
+Expected<perf::BenchResult> readResult(const std::string& file) {
+    std::ifstream in(file);
+    if (!in) {
+        return fail(ErrorCode::NotFound, "cannot open " + file);
+    }
+    std::stringstream content;
+    content << in.rdbuf();
+    auto json = parseJson(content.str(), file);
+    if (!json) {
+        return std::unexpected(json.error());
+    }
+    auto result = perf::benchResultFromJson(*json);
+    if (!result) {
+        return std::unexpected(Error(result.error()).addContext("reading " + file));
+    }
+    return result;
+}
+
+void printAnalysis(const perf::BenchResult& result) {
+    if (result.preset == "consistency") {
+        const auto report = perf::consistencyReport(result);
+        if (!report.enoughRounds) {
+            std::cout << fmt::format("steady state: not judged; SNIA PTS needs {} rounds of {} s "
+                                     "({} s of random writes), this run has {} s\n",
+                                     perf::kSteadyWindowRounds, report.roundS,
+                                     perf::kSteadyWindowRounds * report.roundS, report.iops.size());
+            return;
+        }
+        const auto& state = report.state;
+        std::cout << fmt::format(
+            "steady state over the last {} rounds of {} s: {} (mean {:.0f} IOPS, range {:.1f}%, "
+            "slope excursion {:.1f}%)\n",
+            perf::kSteadyWindowRounds, report.roundS, state.reached ? "reached" : "not reached",
+            state.mean, state.mean > 0 ? 100 * state.range / state.mean : 0,
+            state.mean > 0 ? 100 * state.slopeExcursion / state.mean : 0);
+    } else if (result.preset == "slc") {
+        const auto report = perf::slcReport(result);
+        if (report.cache.dropFound) {
+            std::cout << fmt::format(
+                "SLC cache: {:.3f} GB written at {} before the drop, then {}\n",
+                report.cache.cacheBytes / 1e9, mbps(report.cache.burstBytesPerS),
+                mbps(report.cache.postCacheBytesPerS));
+        } else {
+            std::cout << fmt::format("SLC cache: no drop in {:.3f} GB written ({} throughout)\n",
+                                     report.cache.totalBytes / 1e9,
+                                     mbps(report.cache.burstBytesPerS));
+        }
+        for (const auto& point : report.drains) {
+            std::cout << fmt::format("after {:>4.0f} s idle: {}\n", point.gapS,
+                                     mbps(point.bytesPerS));
+        }
+        std::cout << (report.recoveringGapS
+                          ? fmt::format("full burst speed back after {:.0f} s idle\n",
+                                        *report.recoveringGapS)
+                          : std::string("full burst speed did not come back after any gap\n"));
+    } else if (result.preset == "trim-recovery") {
+        const auto report = perf::trimRecoveryReport(result);
+        std::cout << fmt::format("sequential write: fresh {}, dirty {}, after TRIM {} ({:.0f}% "
+                                 "of fresh)\n",
+                                 mbps(report.freshBytesPerS), mbps(report.dirtyBytesPerS),
+                                 mbps(report.afterTrimBytesPerS), 100 * report.recoveredFraction);
+    }
 }
 
 int runBench(const CliContext& context, const BenchOptions& options) {
+    if (options.target.empty()) {
+        return reportError(context, Error(ErrorCode::InvalidArgument,
+                                          "bench needs a target: a directory or an unmounted "
+                                          "block device (or: bench compare A.json B.json)"));
+    }
     auto size = parseSize(options.size);
     if (!size) {
         return reportError(context, size.error());
+    }
+    auto burst =
+        options.burst.empty() ? Expected<Bytes>(Bytes(size->value / 8)) : parseSize(options.burst);
+    if (!burst) {
+        return reportError(context, burst.error());
     }
     if (findExecutable("fio").empty()) {
         return reportError(context, Error(ErrorCode::ToolMissing,
@@ -158,15 +215,34 @@ int runBench(const CliContext& context, const BenchOptions& options) {
         return reportError(context, target.error());
     }
     perf::FioRunSpec spec;
+    Json parameters{{"size_bytes", size->value}};
     if (options.preset == "cdm") {
         spec.jobs = perf::cdmJobs(*size, options.loops, options.durationS ? options.durationS : 5);
     } else if (options.preset == "qd-scaling") {
         spec.jobs = perf::qdScalingJobs(*size, options.durationS ? options.durationS : 5);
     } else if (options.preset == "consistency") {
-        spec.jobs = perf::consistencyJobs(
-            *size, std::chrono::seconds(options.durationS ? options.durationS : 60), "consistency");
+        const unsigned duration =
+            options.durationS ? options.durationS
+                              : options.roundS * static_cast<unsigned>(perf::kSteadyWindowRounds);
+        spec.jobs = perf::consistencyJobs(*size, std::chrono::seconds(duration), "consistency");
+        parameters["round_s"] = options.roundS;
+        parameters["duration_s"] = duration;
     } else if (options.preset == "slc") {
-        spec.jobs = perf::slcJobs(*size, Bytes(size->value / 8), {10, 15, 20, 25}, "slc");
+        spec.jobs = perf::slcJobs(*size, *burst, options.gapsS, "slc");
+        parameters["gaps_s"] = options.gapsS;
+        parameters["burst_bytes"] = burst->value;
+    } else if (options.preset == "trim-recovery") {
+        if (!target->isDevice) {
+            return reportError(
+                context, Error(ErrorCode::InvalidArgument,
+                               "trim-recovery TRIMs the whole device between measurements, so "
+                               "it runs only on an unmounted block device (a lab drive: "
+                               "ssdkeeperctl lab create) with --yes-destroy-data, not on a "
+                               "test file"));
+        }
+        const unsigned torture = options.durationS ? options.durationS : 60;
+        spec.jobs = perf::trimRecoveryJobs(*size, std::chrono::seconds(torture));
+        parameters["torture_s"] = torture;
     } else {
         return reportError(context, Error(ErrorCode::Unsupported,
                                           "preset '" + options.preset + "' is not available"));
@@ -189,14 +265,18 @@ int runBench(const CliContext& context, const BenchOptions& options) {
     }
     result.machine = perf::describeMachine();
     result.createdS = static_cast<std::int64_t>(std::time(nullptr));
+    result.parameters = std::move(parameters);
     result.run = std::move(*run);
     Json document = perf::toJson(result);
-    document["analysis"] = analysisJson(result);
+    document["analysis"] = perf::analysisJson(result);
     if (!options.output.empty()) {
-        std::ofstream out(options.output);
-        out << document.dump(2) << '\n';
-        if (!out) {
-            return reportError(context, Error(ErrorCode::Io, "could not write " + options.output));
+        if (auto written = writeFile(options.output, document.dump(2) + "\n"); !written) {
+            return reportError(context, written.error());
+        }
+    }
+    if (!options.csv.empty()) {
+        if (auto written = writeFile(options.csv, perf::resultCsv(result)); !written) {
+            return reportError(context, written.error());
         }
     }
     if (context.json) {
@@ -218,7 +298,65 @@ int runBench(const CliContext& context, const BenchOptions& options) {
                 mbps(job.read.bwBytesPerS), job.read.iops, mbps(job.write.bwBytesPerS),
                 job.write.iops);
         }
-        std::cout << document["analysis"].dump(2) << '\n';
+        printAnalysis(result);
+    }
+    return kExitOk;
+}
+
+std::string formatMetric(const std::string& metric, double value) {
+    if (metric.ends_with("bytes_per_s")) {
+        return mbps(value);
+    }
+    if (metric.ends_with("bytes")) {
+        return fmt::format("{:.3f} GB", value / 1e9);
+    }
+    if (metric.ends_with("fraction")) {
+        return fmt::format("{:.1f}%", 100 * value);
+    }
+    return fmt::format("{:.0f}", value);
+}
+
+int runCompare(const CliContext& context, const CompareOptions& options) {
+    auto first = readResult(options.first);
+    if (!first) {
+        return reportError(context, first.error());
+    }
+    auto second = readResult(options.second);
+    if (!second) {
+        return reportError(context, second.error());
+    }
+    auto rows = perf::compareResults(*first, *second);
+    if (!rows) {
+        return reportError(context, rows.error());
+    }
+    if (!options.csv.empty()) {
+        if (auto written = writeFile(options.csv, perf::compareCsv(*rows)); !written) {
+            return reportError(context, written.error());
+        }
+    }
+    if (context.json) {
+        Json out = Json::array();
+        for (const auto& row : *rows) {
+            const auto delta = row.deltaPercent();
+            out.push_back(Json{{"test", row.test},
+                               {"metric", row.metric},
+                               {"a", row.a},
+                               {"b", row.b},
+                               {"delta_percent", delta ? Json(*delta) : Json()}});
+        }
+        printJson(Json{
+            {"preset", first->preset}, {"a", options.first}, {"b", options.second}, {"rows", out}});
+        return kExitOk;
+    }
+    std::cout << fmt::format("{} results: A = {}, B = {}\n", first->preset, options.first,
+                             options.second);
+    std::cout << fmt::format("{:<20} {:<24} {:>14} {:>14} {:>9}\n", "TEST", "METRIC", "A", "B",
+                             "DELTA");
+    for (const auto& row : *rows) {
+        const auto delta = row.deltaPercent();
+        std::cout << fmt::format("{:<20} {:<24} {:>14} {:>14} {:>9}\n", row.test, row.metric,
+                                 formatMetric(row.metric, row.a), formatMetric(row.metric, row.b),
+                                 delta ? fmt::format("{:+.1f}%", *delta) : std::string("—"));
     }
     return kExitOk;
 }
@@ -240,26 +378,57 @@ void addPerfCommands(CLI::App& app, CliContext& context, Commands& commands) {
 
     auto benchOptions = std::make_shared<BenchOptions>();
     auto* bench = app.add_subcommand("bench", "Benchmark with fio: CrystalDiskMark presets, "
-                                              "queue-depth scaling, consistency, SLC cache");
+                                              "queue-depth scaling, consistency, SLC cache, "
+                                              "TRIM recovery; or compare two saved results");
+    bench->add_option("target", benchOptions->target,
+                      "A directory (a test file is made and removed there) or an unmounted "
+                      "block device (destructive: needs --yes-destroy-data)");
     bench
-        ->add_option("target", benchOptions->target,
-                     "A directory (a test file is made and removed there) or an unmounted "
-                     "block device (destructive: needs --yes-destroy-data)")
-        ->required();
-    bench->add_option("--preset", benchOptions->preset, "cdm, qd-scaling, consistency, slc")
-        ->check(CLI::IsMember({"cdm", "qd-scaling", "consistency", "slc"}))
+        ->add_option("--preset", benchOptions->preset,
+                     "cdm, qd-scaling, consistency, slc, trim-recovery (block device only)")
+        ->check(CLI::IsMember({"cdm", "qd-scaling", "consistency", "slc", "trim-recovery"}))
         ->capture_default_str();
     bench->add_option("--duration", benchOptions->durationS,
-                      "Seconds per test (cdm, qd-scaling) or of the random-write phase "
-                      "(consistency)");
+                      "Seconds per test (cdm, qd-scaling), of the random-write phase "
+                      "(consistency; default 5 rounds) or of the random-write torture "
+                      "(trim-recovery; default 60)");
     bench->add_option("--size", benchOptions->size, "Test size, e.g. 1G, 256M")
         ->capture_default_str();
     bench->add_option("--loops", benchOptions->loops, "CDM: runs of each test (best is shown)")
         ->check(CLI::Range(1U, 9U))
         ->capture_default_str();
+    bench
+        ->add_option("--round", benchOptions->roundS,
+                     "Consistency: seconds per SNIA steady-state round (the verdict uses the "
+                     "last 5 rounds)")
+        ->check(CLI::Range(1U, 3600U))
+        ->capture_default_str();
+    bench
+        ->add_option("--gaps", benchOptions->gapsS,
+                     "SLC: idle gaps in seconds before each "
+                     "drain burst, e.g. --gaps 10,15,20,25")
+        ->delimiter(',')
+        ->check(CLI::Range(0U, 3600U))
+        ->capture_default_str();
+    bench->add_option("--burst", benchOptions->burst,
+                      "SLC: bytes written after each idle gap (default: size / 8)");
     bench->add_option("--output", benchOptions->output, "Save the result as JSON to this file");
+    bench->add_option("--csv", benchOptions->csv,
+                      "Save the result as CSV (CDM table, or one row per fio job)");
     bench->add_flag("--yes-destroy-data", benchOptions->destroyConfirmed,
                     "Allow writing over the data of a raw (unmounted) block device");
+
+    auto compareOptions = std::make_shared<CompareOptions>();
+    auto* compare = bench->add_subcommand(
+        "compare", "Per-test deltas of result B against result A (saved with --output)");
+    compare->add_option("a", compareOptions->first, "The baseline result (JSON)")->required();
+    compare->add_option("b", compareOptions->second, "The result compared with it (JSON)")
+        ->required();
+    compare->add_option("--csv", compareOptions->csv, "Also save the comparison as CSV");
+    // Registered before bench: runParsed() runs the first parsed command, and bench is
+    // parsed too when its compare subcommand is.
+    commands.add(compare,
+                 [&context, compareOptions] { return runCompare(context, *compareOptions); });
     commands.add(bench, [&context, benchOptions] { return runBench(context, *benchOptions); });
 }
 

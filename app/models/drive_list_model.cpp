@@ -23,7 +23,33 @@ void DriveListModel::setDevices(std::vector<Device> devices) {
     }
     beginResetModel();
     m_devices = std::move(devices);
+    for (auto it = m_activity.begin(); it != m_activity.end();) {
+        if (rowOfName(it.key()) < 0) {
+            it = m_activity.erase(it);
+        } else {
+            ++it;
+        }
+    }
     endResetModel();
+}
+
+void DriveListModel::addActivity(const QString& name, double bytesPerS) {
+    const std::string wanted = name.toStdString();
+    const auto it = std::ranges::find(m_devices, wanted, &Device::name);
+    if (it == m_devices.end()) {
+        return;
+    }
+    QList<double>& history = m_activity[name];
+    const bool wasFlat = std::ranges::all_of(history, [](double v) { return v == 0; });
+    history.append(std::max(0.0, bytesPerS));
+    if (history.size() > kActivityLength) {
+        history.removeFirst();
+    }
+    if (wasFlat && bytesPerS <= 0) {
+        return;
+    }
+    const QModelIndex changed = index(static_cast<int>(it - m_devices.begin()));
+    emit dataChanged(changed, changed, {ActivityRole});
 }
 
 const Device* DriveListModel::deviceAt(int row) const {
@@ -76,6 +102,8 @@ QVariant DriveListModel::data(const QModelIndex& index, int role) const {
         return device->holdsRootFilesystem();
     case RotationalRole:
         return device->rotational;
+    case ActivityRole:
+        return QVariant::fromValue(m_activity.value(toQString(device->name)));
     default:
         return {};
     }
@@ -93,6 +121,7 @@ QHash<int, QByteArray> DriveListModel::roleNames() const {
     names.insert(LabNameRole, "labName");
     names.insert(IsSystemRole, "isSystem");
     names.insert(RotationalRole, "rotational");
+    names.insert(ActivityRole, "activity");
     return names;
 }
 

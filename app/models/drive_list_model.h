@@ -3,6 +3,8 @@
 #include <vector>
 
 #include <QAbstractListModel>
+#include <QHash>
+#include <QList>
 
 #include "core/device/device.h"
 
@@ -23,7 +25,11 @@ public:
         LabNameRole,                 // QString; empty when not a lab drive
         IsSystemRole,                // bool: holds the root filesystem
         RotationalRole,              // bool
+        ActivityRole,                // QList<double>: recent read+write bytes/s, oldest first
     };
+
+    // Samples kept per drive for its sparkline (one per DriveActivity interval).
+    static constexpr qsizetype kActivityLength = 60;
 
     explicit DriveListModel(QObject* parent = nullptr);
 
@@ -36,6 +42,11 @@ public:
     // The row of the drive with that kernel name (nvme0n1) or, failing that, that lab drive
     // name; -1 when there is none.
     int rowOfName(const QString& name) const;
+    // Appends a throughput sample (bytes/s) to the drive's history, dropping the oldest past
+    // kActivityLength, and signals dataChanged for that row's ActivityRole only when its
+    // sparkline changes (an idle drive's flat line does not repaint). Unknown names are
+    // ignored; a drive's history is forgotten when it leaves the list.
+    void addActivity(const QString& name, double bytesPerS);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -43,6 +54,7 @@ public:
 
 private:
     std::vector<device::Device> m_devices;
+    QHash<QString, QList<double>> m_activity; // by kernel name
 };
 
 } // namespace ssdk::app

@@ -10,11 +10,13 @@
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
@@ -24,6 +26,7 @@
 #include "core/device/device_json.h"
 #include "core/device/discovery.h"
 #include "core/perf/fio_runner.h"
+#include "core/perf/report.h"
 #include "core/perf/sampler.h"
 
 namespace ssdk::app {
@@ -148,9 +151,19 @@ QWidget* PerformancePage::buildLiveCard() {
     m_pause->setObjectName(QStringLiteral("performance.pause"));
     m_pause->setCheckable(true);
     connect(m_pause, &QPushButton::toggled, this, &PerformancePage::setPaused);
+    auto* livePng = new QPushButton(tr("Save PNG…"));
+    livePng->setObjectName(QStringLiteral("performance.livePng"));
+    connect(livePng, &QPushButton::clicked, this, [this] {
+        const QString file = QFileDialog::getSaveFileName(
+            this, tr("Save the live graph"), QStringLiteral("throughput.png"), tr("PNG (*.png)"));
+        if (!file.isEmpty()) {
+            m_liveNumbers->setText(exportLivePng(file));
+        }
+    });
     controls->addWidget(m_title, 1);
     controls->addWidget(m_window);
     controls->addWidget(m_pause);
+    controls->addWidget(livePng);
     layout->addLayout(controls);
     m_chart = new ThroughputChart;
     layout->addWidget(m_chart, 1);
@@ -212,9 +225,23 @@ QWidget* PerformancePage::buildBenchCard() {
     connect(m_save, &QPushButton::clicked, this, &PerformancePage::saveResult);
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
-    buttons->addWidget(open);
-    buttons->addWidget(m_save);
     left->addLayout(buttons);
+    auto* files = new QHBoxLayout;
+    m_exportCsv = new QPushButton(tr("Export CSV…"));
+    m_exportCsv->setObjectName(QStringLiteral("performance.exportCsv"));
+    m_exportPng = new QPushButton(tr("Export PNG…"));
+    m_exportPng->setObjectName(QStringLiteral("performance.exportPng"));
+    m_compareButton = new QPushButton(tr("Compare with…"));
+    m_compareButton->setObjectName(QStringLiteral("performance.compareWith"));
+    connect(m_exportCsv, &QPushButton::clicked, this, [this] { exportWithDialog(false); });
+    connect(m_exportPng, &QPushButton::clicked, this, [this] { exportWithDialog(true); });
+    connect(m_compareButton, &QPushButton::clicked, this, &PerformancePage::compareWithDialog);
+    files->addWidget(open);
+    files->addWidget(m_save);
+    files->addWidget(m_exportCsv);
+    files->addWidget(m_exportPng);
+    files->addWidget(m_compareButton);
+    left->addLayout(files);
     m_progress = new QProgressBar;
     m_progress->setRange(0, 100);
     m_progress->setValue(0);
@@ -249,6 +276,22 @@ QWidget* PerformancePage::buildBenchCard() {
     m_benchTabs = new QTabWidget;
     m_benchTabs->addTab(body, tr("CrystalDiskMark"));
     m_benchTabs->addTab(m_analysis, tr("Consistency / SLC cache"));
+    auto* compareBody = new QWidget;
+    auto* compareLayout = new QVBoxLayout(compareBody);
+    compareLayout->setContentsMargins(0, 0, 0, 0);
+    m_compareTitle = new QLabel(tr("Open a result, then compare it with another one."));
+    m_compareTitle->setWordWrap(true);
+    m_compare = new QTableWidget(0, 5);
+    m_compare->setObjectName(QStringLiteral("performance.compare"));
+    m_compare->setHorizontalHeaderLabels(
+        {tr("Test"), tr("Metric"), tr("A"), tr("B"), tr("Change")});
+    m_compare->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_compare->verticalHeader()->hide();
+    m_compare->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    compareLayout->addWidget(m_compareTitle);
+    compareLayout->addWidget(m_compare, 1);
+    m_benchTabs->addTab(compareBody, tr("Compare"));
+    setExportsEnabled(false);
     return card(tr("Benchmark (fio)"), m_benchTabs);
 }
 
@@ -390,7 +433,7 @@ void PerformancePage::benchmarkDone() {
 
 void PerformancePage::showResult(const perf::BenchResult& result) {
     m_result = result;
-    m_save->setEnabled(true);
+    setExportsEnabled(true);
     const auto rows = perf::summarizeCdm(result.run.output, perf::CdmPick::Best);
     for (int row = 0; row < 4; ++row) {
         for (int column = 0; column < 2; ++column) {
@@ -436,14 +479,133 @@ QString PerformancePage::openResultFile(const QString& file) {
     if (!result) {
         return QString::fromStdString(result.error().describe());
     }
+    m_resultLabel = QFileInfo(file).completeBaseName();
     if (result->preset == "cdm") {
         showResult(*result);
         m_benchTabs->setCurrentIndex(0);
     } else {
-        const QString label = QFileInfo(file).completeBaseName();
-        m_analysis->addResult(*result, label);
+        m_result = *result;
+        setExportsEnabled(true);
+        m_analysis->addResult(*result, m_resultLabel);
         showAnalysisTab();
     }
+    return {};
+}
+
+void PerformancePage::setExportsEnabled(bool enabled) {
+    m_save->setEnabled(enabled);
+    m_exportCsv->setEnabled(enabled);
+    m_compareButton->setEnabled(enabled);
+}
+
+QString PerformancePage::exportResultCsv(const QString& file) const {
+    if (!m_result) {
+        return tr("There is no result to export yet.");
+    }
+    std::ofstream out(file.toStdString());
+    out << perf::resultCsv(*m_result);
+    out.close();
+    return out ? QString() : tr("Could not write %1").arg(file);
+}
+
+QString PerformancePage::exportBenchPng(const QString& file) const {
+    QWidget* shown = m_benchTabs->currentWidget();
+    return shown->grab().save(file, "PNG") ? QString() : tr("Could not write %1").arg(file);
+}
+
+QString PerformancePage::exportLivePng(const QString& file) const {
+    return m_chart->grab().save(file, "PNG") ? QString() : tr("Could not write %1").arg(file);
+}
+
+void PerformancePage::exportWithDialog(bool png) {
+    const QString file =
+        png ? QFileDialog::getSaveFileName(this, tr("Export the chart"),
+                                           QStringLiteral("benchmark.png"), tr("PNG (*.png)"))
+            : QFileDialog::getSaveFileName(this, tr("Export the result"),
+                                           QStringLiteral("benchmark.csv"), tr("CSV (*.csv)"));
+    if (file.isEmpty()) {
+        return;
+    }
+    const QString error = png ? exportBenchPng(file) : exportResultCsv(file);
+    m_benchStatus->setText(error.isEmpty() ? tr("Exported to %1").arg(file) : error);
+}
+
+void PerformancePage::compareWithDialog() {
+    const QString file = QFileDialog::getOpenFileName(this, tr("Compare with a saved result"), {},
+                                                      tr("JSON (*.json)"));
+    if (file.isEmpty()) {
+        return;
+    }
+    const QString error = compareWithFile(file);
+    if (!error.isEmpty()) {
+        m_benchStatus->setText(error);
+    }
+}
+
+namespace {
+QString metricText(const std::string& metric, double value) {
+    if (metric.ends_with("bytes_per_s")) {
+        return QStringLiteral("%1 MB/s").arg(value / 1e6, 0, 'f', 2);
+    }
+    if (metric.ends_with("bytes")) {
+        return QStringLiteral("%1 GB").arg(value / 1e9, 0, 'f', 3);
+    }
+    if (metric.ends_with("fraction")) {
+        return QStringLiteral("%1%").arg(100 * value, 0, 'f', 1);
+    }
+    return QString::number(value, 'f', 0);
+}
+} // namespace
+
+QString PerformancePage::compareWithFile(const QString& file) {
+    if (!m_result) {
+        return tr("Open or run a result first: it is A, the file you pick is B.");
+    }
+    std::ifstream in(file.toStdString());
+    std::stringstream content;
+    content << in.rdbuf();
+    auto json = parseJson(content.str(), file.toStdString());
+    auto other = json ? perf::benchResultFromJson(*json)
+                      : Expected<perf::BenchResult>(std::unexpected(json.error()));
+    if (!other) {
+        return QString::fromStdString(other.error().describe());
+    }
+    auto rows = perf::compareResults(*m_result, *other);
+    if (!rows) {
+        return QString::fromStdString(rows.error().describe());
+    }
+    const QString labelB = QFileInfo(file).completeBaseName();
+    if (other->preset == "consistency") {
+        m_analysis->addResult(*other, labelB);
+    }
+    m_compareTitle->setText(
+        tr("A: %1 · B: %2 (%3)")
+            .arg(m_resultLabel.isEmpty() ? QString::fromStdString(m_result->target) : m_resultLabel,
+                 labelB, QString::fromStdString(other->preset)));
+    m_compare->setRowCount(static_cast<int>(rows->size()));
+    for (int r = 0; r < static_cast<int>(rows->size()); ++r) {
+        const auto& row = (*rows)[static_cast<std::size_t>(r)];
+        const auto delta = row.deltaPercent();
+        const QString cells[5] = {QString::fromStdString(row.test),
+                                  QString::fromStdString(row.metric), metricText(row.metric, row.a),
+                                  metricText(row.metric, row.b),
+                                  delta ? QStringLiteral("%1%2%")
+                                              .arg(*delta >= 0 ? QStringLiteral("+") : QString())
+                                              .arg(*delta, 0, 'f', 1)
+                                        : QStringLiteral("—")};
+        for (int c = 0; c < 5; ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            if (c >= 2) {
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            }
+            if (c == 4 && delta) {
+                item->setForeground(*delta >= 0 ? QColor(0x16, 0xa3, 0x4a)
+                                                : QColor(0xdc, 0x26, 0x26));
+            }
+            m_compare->setItem(r, c, item);
+        }
+    }
+    m_benchTabs->setCurrentIndex(2);
     return {};
 }
 
@@ -461,7 +623,9 @@ void PerformancePage::saveResult() {
         return;
     }
     std::ofstream out(file.toStdString());
-    out << perf::toJson(*m_result).dump(2) << '\n';
+    Json document = perf::toJson(*m_result);
+    document["analysis"] = perf::analysisJson(*m_result);
+    out << document.dump(2) << '\n';
     if (!out) {
         m_benchStatus->setText(tr("Could not write %1").arg(file));
     }

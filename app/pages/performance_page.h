@@ -18,6 +18,7 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QTabWidget;
+class QTableWidget;
 
 namespace ssdk::perf {
 class FioRunner;
@@ -78,6 +79,17 @@ public:
     QString openResultFile(const QString& file);
     AnalysisChart* analysisChart() const { return m_analysis; }
     void showAnalysisTab();
+    // The last finished or opened result, if any.
+    const std::optional<perf::BenchResult>& result() const { return m_result; }
+
+    // Exports; each returns the error text, empty on success.
+    QString exportResultCsv(const QString& file) const; // the result as CSV (perf::resultCsv)
+    QString exportBenchPng(const QString& file) const;  // the benchmark tab shown now
+    QString exportLivePng(const QString& file) const;   // the live throughput graph
+    // Compares the current result (A) with a saved one (B): per-test deltas in the Compare
+    // tab; consistency runs are also overlaid in the analysis chart.
+    QString compareWithFile(const QString& file);
+    QTableWidget* compareTable() const { return m_compare; }
 
 signals:
     void benchmarkFinished(bool ok, const QString& message);
@@ -92,6 +104,9 @@ private:
     void benchmarkDone();
     void openResult();
     void saveResult();
+    void exportWithDialog(bool png);
+    void compareWithDialog();
+    void setExportsEnabled(bool enabled);
 
     QThread m_samplerThread;
     LiveSamplerWorker* m_worker = nullptr;
@@ -112,6 +127,11 @@ private:
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;
     QPushButton* m_save = nullptr;
+    QPushButton* m_exportCsv = nullptr;
+    QPushButton* m_exportPng = nullptr;
+    QPushButton* m_compareButton = nullptr;
+    QTableWidget* m_compare = nullptr;
+    QLabel* m_compareTitle = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_benchStatus = nullptr;
     QGridLayout* m_grid = nullptr;
@@ -122,6 +142,7 @@ private:
     std::shared_ptr<perf::FioRunner> m_runner;
     QFutureWatcher<Expected<perf::BenchResult>> m_benchWatcher;
     std::optional<perf::BenchResult> m_result;
+    QString m_resultLabel;
 };
 
 } // namespace ssdk::app

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QLabel>
@@ -57,8 +60,16 @@ void AnalysisChart::addResult(const perf::BenchResult& result, const QString& la
         showSlc(result, label);
         return;
     }
+    if (result.preset == "trim-recovery") {
+        clear();
+        showTrimRecovery(result, label);
+        return;
+    }
     if (result.preset == "consistency") {
-        m_runs.push_back({label, perf::consistencyIops(result)});
+        if (m_runs.empty()) {
+            clear(); // an SLC or trim-recovery chart is replaced, runs are overlaid
+        }
+        m_runs.push_back({label, perf::consistencyReport(result)});
         showConsistency();
     }
 }
@@ -85,27 +96,38 @@ void AnalysisChart::showConsistency() {
     QStringList verdicts;
     for (std::size_t i = 0; i < m_runs.size(); ++i) {
         const auto& run = m_runs[i];
+        const auto& iops = run.report.iops;
         auto* series = new QScatterSeries;
         series->setName(run.label);
         series->setMarkerSize(6);
         series->setColor(kRunColours[i % 4]);
         series->setBorderColor(kRunColours[i % 4]);
-        for (std::size_t s = 0; s < run.iops.size(); ++s) {
-            if (run.iops[s] <= 0) {
+        for (std::size_t s = 0; s < iops.size(); ++s) {
+            if (iops[s] <= 0) {
                 continue; // a log axis cannot show 0
             }
-            series->append(static_cast<double>(s + 1), run.iops[s]);
+            series->append(static_cast<double>(s + 1), iops[s]);
             maxX = std::max(maxX, static_cast<double>(s + 1));
-            minY = std::min(minY, run.iops[s]);
-            maxY = std::max(maxY, run.iops[s]);
+            minY = std::min(minY, iops[s]);
+            maxY = std::max(maxY, iops[s]);
         }
         chart->addSeries(series);
         series->attachAxis(axisX);
         series->attachAxis(axisY);
-        const auto state = perf::steadyState(run.iops);
-        verdicts << tr("%1: %2 (last 5 s: mean %3 IOPS, range %4%, slope %5%)")
+        const auto& report = run.report;
+        const auto& state = report.state;
+        if (!report.enoughRounds) {
+            verdicts << tr("%1: steady state not judged — SNIA PTS needs 5 rounds of %2 s, the "
+                           "run has %3 s")
+                            .arg(run.label)
+                            .arg(report.roundS)
+                            .arg(iops.size());
+            continue;
+        }
+        verdicts << tr("%1: %2 (last 5 rounds of %3 s: mean %4 IOPS, range %5%, slope %6%)")
                         .arg(run.label,
                              state.reached ? tr("steady state reached") : tr("not steady"))
+                        .arg(report.roundS)
                         .arg(state.mean, 0, 'f', 0)
                         .arg(state.mean > 0 ? 100 * state.range / state.mean : 0, 0, 'f', 1)
                         .arg(state.mean > 0 ? 100 * state.slopeExcursion / state.mean : 0, 0, 'f',
@@ -162,6 +184,44 @@ void AnalysisChart::showSlc(const perf::BenchResult& result, const QString& labe
                                .arg(written / 1e9, 0, 'f', 3)
                                .arg(slc.burstBytesPerS / 1e6, 0, 'f', 0));
     }
+}
+
+void AnalysisChart::showTrimRecovery(const perf::BenchResult& result, const QString& label) {
+    QChart* chart = m_view->chart();
+    chart->setTitle(tr("TRIM recovery — sequential write, %1").arg(label));
+    const auto report = perf::trimRecoveryReport(result);
+    auto* set = new QBarSet(tr("Sequential write MB/s"));
+    set->setColor(QColor(0x25, 0x63, 0xeb));
+    *set << report.freshBytesPerS / 1e6 << report.dirtyBytesPerS / 1e6
+         << report.afterTrimBytesPerS / 1e6;
+    auto* series = new QBarSeries;
+    series->append(set);
+    series->setLabelsVisible(true);
+    series->setLabelsFormat(QStringLiteral("@value"));
+    series->setLabelsPrecision(4);
+    chart->addSeries(series);
+    auto* axisX = new QBarCategoryAxis;
+    axisX->append({tr("Fresh"), tr("Dirty (after torture)"), tr("After TRIM")});
+    auto* axisY = new QValueAxis;
+    axisY->setTitleText(tr("MB/s"));
+    axisY->setLabelFormat(QStringLiteral("%.0f"));
+    const double top =
+        std::max({report.freshBytesPerS, report.dirtyBytesPerS, report.afterTrimBytesPerS, 1e6}) /
+        1e6;
+    axisY->setRange(0, top * 1.15);
+    chart->addAxis(axisX, Qt::AlignBottom);
+    chart->addAxis(axisY, Qt::AlignLeft);
+    series->attachAxis(axisX);
+    series->attachAxis(axisY);
+    m_verdict->setText(report.complete
+                           ? tr("After TRIM the drive writes at %1% of its fresh speed (dirty: "
+                                "%2%)")
+                                 .arg(100 * report.recoveredFraction, 0, 'f', 0)
+                                 .arg(report.freshBytesPerS > 0
+                                          ? 100 * report.dirtyBytesPerS / report.freshBytesPerS
+                                          : 0,
+                                      0, 'f', 0)
+                           : tr("The result lacks a fresh, dirty or after-TRIM measurement"));
 }
 
 } // namespace ssdk::app

@@ -5,6 +5,7 @@
 #include <QWidget>
 
 #include "core/perf/bench_result.h"
+#include "core/perf/report.h"
 
 class QChartView;
 class QLabel;
@@ -13,13 +14,14 @@ namespace ssdk::app {
 
 // The review charts of saved results: consistency runs as a log-scale IOPS-per-second
 // scatter (several runs overlaid, one colour each) with the SNIA steady-state verdict, or an
-// SLC probe as MB/s against GB written with the detected cache size marked.
+// SLC probe as MB/s against GB written with the detected cache size marked, or the TRIM
+// recovery table (fresh / dirty / after TRIM) as bars.
 class AnalysisChart : public QWidget {
     Q_OBJECT
 public:
     explicit AnalysisChart(QWidget* parent = nullptr);
 
-    // Consistency results are overlaid; an SLC result replaces what is shown.
+    // Consistency results are overlaid; an SLC or trim-recovery result replaces what is shown.
     void addResult(const perf::BenchResult& result, const QString& label);
     void clear();
     QString verdictText() const;
@@ -28,10 +30,11 @@ public:
 private:
     void showConsistency();
     void showSlc(const perf::BenchResult& result, const QString& label);
+    void showTrimRecovery(const perf::BenchResult& result, const QString& label);
 
     struct Run {
         QString label;
-        std::vector<double> iops;
+        perf::ConsistencyReport report;
     };
     std::vector<Run> m_runs;
     QChartView* m_view = nullptr;

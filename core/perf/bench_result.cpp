@@ -53,6 +53,7 @@ Json toJson(const BenchResult& result) {
                 {"device", result.device},
                 {"machine", result.machine},
                 {"created", result.createdS},
+                {"parameters", result.parameters},
                 {"fio",
                  {{"version", result.run.output.version},
                   {"argv", result.run.argv},
@@ -71,6 +72,10 @@ Expected<BenchResult> benchResultFromJson(const Json& json) {
         result.device = json.value("device", Json());
         result.machine = json.value("machine", Json());
         result.createdS = json.value("created", std::int64_t{0});
+        result.parameters = json.value("parameters", Json::object());
+        if (!result.parameters.is_object()) {
+            return fail(ErrorCode::Parse, "benchmark result parameters are not an object");
+        }
         const Json& fio = json.at("fio");
         result.run.output.version = fio.value("version", std::string());
         result.run.argv = fio.value("argv", std::vector<std::string>());

@@ -17,11 +17,14 @@ struct BenchResult {
     Json device;        // device::toJson of the drive (identity), or null
     Json machine;       // {"hostname", "kernel"}
     std::int64_t createdS = 0;
+    // How the preset was run, for the analyses: {"round_s"} (consistency), {"gaps_s",
+    // "burst_bytes"} (slc), {"torture_s"} (trim-recovery), "size_bytes"; {} when unknown.
+    Json parameters = Json::object();
     FioRun run;
 };
 
-// {"version": 1, "preset", "target", "device", "machine", "created", "fio": {"version",
-// "argv", "jobs": [...]}, "logs": {name: [[ms, value, dir], ...]}}
+// {"version": 1, "preset", "target", "device", "machine", "created", "parameters", "fio":
+// {"version", "argv", "jobs": [...]}, "logs": {name: [[ms, value, dir], ...]}}
 Json toJson(const BenchResult& result);
 Expected<BenchResult> benchResultFromJson(const Json& json);
 

@@ -42,8 +42,9 @@ std::vector<std::string> fioArguments(const FioRunSpec& spec, const std::string&
             argv.push_back("--write_iops_log=" + job.logPrefix);
             argv.push_back(fmt::format("--log_avg_msec={}", job.logAvgMsec));
         }
-        if (job.startDelayS > 0) {
-            argv.push_back(fmt::format("--startdelay={}", job.startDelayS));
+        if (job.thinkTimeS > 0) {
+            argv.push_back(fmt::format("--thinktime={}s", job.thinkTimeS));
+            argv.push_back("--thinktime_blocks=1");
         }
         argv.push_back("--stonewall");
     }
@@ -64,8 +65,8 @@ Json toJson(const FioJob& job) {
     if (job.rateBytesPerS) {
         out["rate"] = *job.rateBytesPerS;
     }
-    if (job.startDelayS > 0) {
-        out["startdelay_s"] = job.startDelayS;
+    if (job.thinkTimeS > 0) {
+        out["thinktime_s"] = job.thinkTimeS;
     }
     return out;
 }
@@ -170,14 +171,49 @@ std::vector<FioJob> slcJobs(Bytes size, Bytes burst, const std::vector<unsigned>
     probe.logAvgMsec = 500;
     jobs.push_back(probe);
     for (const unsigned gap : gapsS) {
+        if (gap > 0) {
+            FioJob idle;
+            idle.name = fmt::format("idle-{}s", gap);
+            idle.rw = "write";
+            idle.blockSize = Bytes::kib(4);
+            idle.size = Bytes::kib(4);
+            idle.thinkTimeS = gap;
+            jobs.push_back(idle);
+        }
         FioJob drain = probe;
         drain.name = fmt::format("drain-{}s", gap);
         drain.size = burst;
-        drain.startDelayS = gap;
         drain.logPrefix = fmt::format("{}-drain-{}s", logPrefix, gap);
         jobs.push_back(drain);
     }
     return jobs;
+}
+
+std::vector<FioJob> trimRecoveryJobs(Bytes size, std::chrono::seconds torture) {
+    FioJob sequential;
+    sequential.rw = "write";
+    sequential.blockSize = Bytes::mib(1);
+    sequential.ioDepth = 8;
+    sequential.size = size;
+    FioJob fresh = sequential;
+    fresh.name = "fresh";
+    FioJob tortureJob;
+    tortureJob.name = "torture";
+    tortureJob.rw = "randwrite";
+    tortureJob.blockSize = Bytes::kib(4);
+    tortureJob.ioDepth = 32;
+    tortureJob.size = size;
+    tortureJob.runtime = torture;
+    FioJob dirty = sequential;
+    dirty.name = "dirty";
+    FioJob trim;
+    trim.name = "trim";
+    trim.rw = "trim";
+    trim.blockSize = Bytes::mib(64);
+    trim.ioDepth = 1; // size 0: fio covers the whole device
+    FioJob afterTrim = sequential;
+    afterTrim.name = "after-trim";
+    return {fresh, tortureJob, dirty, trim, afterTrim};
 }
 
 } // namespace ssdk::perf

@@ -14,7 +14,7 @@ namespace ssdk::perf {
 
 struct FioJob {
     std::string name;        // unique within a run; names the result row
-    std::string rw = "read"; // read, write, randread, randwrite
+    std::string rw = "read"; // read, write, randread, randwrite, trim
     Bytes blockSize = Bytes::mib(1);
     unsigned ioDepth = 1;
     unsigned numJobs = 1;
@@ -25,8 +25,10 @@ struct FioJob {
     // <logPrefix>_bw.1.log, <logPrefix>_iops.1.log. Empty: no logs.
     std::string logPrefix;
     unsigned logAvgMsec = 1000;
-    // Seconds of idle before this job starts (fio startdelay), for cache-drain gaps.
-    unsigned startDelayS = 0;
+    // Seconds of idle after each I/O (fio thinktime with thinktime_blocks=1). A job of one
+    // block with it is an idle gap of that length between stonewalled jobs (fio's startdelay
+    // counts from fio's own start, so it cannot make such a gap).
+    unsigned thinkTimeS = 0;
 
     bool operator==(const FioJob&) const = default;
 };
@@ -69,8 +71,15 @@ std::vector<FioJob> consistencyJobs(Bytes size, std::chrono::seconds duration,
                                     const std::string& logPrefix);
 
 // SLC probe: one sequential 1M write QD8 of `size` with bandwidth logged every 500 ms
-// (≥ 2 Hz), then for each idle gap a burst of `burst` bytes written after that gap.
+// (≥ 2 Hz), then for each idle gap an "idle-<gap>s" job (one 4 KiB write, then `gap` seconds
+// of nothing) and a "drain-<gap>s" burst of `burst` bytes.
 std::vector<FioJob> slcJobs(Bytes size, Bytes burst, const std::vector<unsigned>& gapsS,
                             const std::string& logPrefix);
+
+// TRIM recovery (the reviews' "clean / dirty / after TRIM" table) on a raw block device:
+// "fresh" sequential 1M write QD8 of `size`, then "torture" 4K random write QD32 for
+// `torture`, "dirty" sequential write again, "trim" a discard of the whole device (fio
+// rw=trim: block devices only) and "after-trim" sequential write once more.
+std::vector<FioJob> trimRecoveryJobs(Bytes size, std::chrono::seconds torture);
 
 } // namespace ssdk::perf

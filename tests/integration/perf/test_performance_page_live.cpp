@@ -6,10 +6,14 @@
 #include <thread>
 
 #include <QApplication>
+#include <QListView>
 #include <QTest>
 
+#include "app/models/drive_activity.h"
+#include "app/models/drive_list_model.h"
 #include "app/pages/performance_page.h"
 #include "app/widgets/analysis_chart.h"
+#include "app/widgets/drive_delegate.h"
 #include "app/widgets/throughput_chart.h"
 #include "core/base/system_process_runner.h"
 #include "core/lab/lab.h"
@@ -69,6 +73,18 @@ TEST_CASE("the live graph follows a fio run on a lab drive and a CDM result show
         page.resize(1000, 860);
         page.show();
         page.setDevice(&*device);
+        // The drive list beside it, with its sparklines sampled 4 times a second.
+        app::DriveListModel model;
+        model.setDevices(discovery.discover().value_or(std::vector<device::Device>{}));
+        const int labRow = model.rowOfName(QString::fromStdString(device->name));
+        REQUIRE(labRow >= 0);
+        app::DriveActivity activity(&model, nullptr, 250);
+        QListView list;
+        list.setModel(&model);
+        list.setItemDelegate(new app::DriveDelegate(&list));
+        list.resize(320, 90 * model.rowCount() + 10);
+        list.setCurrentIndex(model.index(labRow));
+        list.show();
 
         // fio in rate= phases on the raw partition-less region is not possible on a
         // gpt-ext4 drive; write to a test file on its mounted partition instead.
@@ -108,6 +124,11 @@ TEST_CASE("the live graph follows a fio run on a lab drive and a CDM result show
         CHECK(page.chart()->pointCount() > 50);
         CHECK(page.liveText().contains(QStringLiteral("Write")));
         saveShot(page, "performance-live.png");
+        const auto history =
+            model.index(labRow).data(app::DriveListModel::ActivityRole).value<QList<double>>();
+        CHECK(history.size() > 20);
+        CHECK(*std::ranges::max_element(history) > 10e6); // the 40 MiB/s phase
+        saveShot(list, "drive-list-sparkline.png");
 
         perf::FioRunner cdmRunner(processes);
         const auto cdmTarget =
@@ -174,6 +195,8 @@ TEST_CASE("consistency runs overlay and an SLC cliff from fio rate= phases re-op
             REQUIRE(run->logs.contains("consistency-steady_iops"));
             CHECK(run->logs.at("consistency-steady_iops").size() >= 7);
             perf::BenchResult result{.preset = "consistency", .target = raw.path};
+            // A quick look: 1 s rounds (bench --round 1) instead of SNIA's minutes.
+            result.parameters = {{"round_s", 1}};
             result.run = std::move(*run);
             const fs::path file = scratch.dir() / (std::string(name) + ".json");
             saveResult(result, file);
@@ -181,6 +204,7 @@ TEST_CASE("consistency runs overlay and an SLC cliff from fio rate= phases re-op
         }
         CHECK(page.analysisChart()->runCount() == 2);
         CHECK(page.analysisChart()->verdictText().contains(QStringLiteral("spare-25pct")));
+        CHECK(page.analysisChart()->verdictText().contains(QStringLiteral("rounds of 1 s")));
         QTest::qWait(300);
         saveShot(page, "performance-consistency.png");
 

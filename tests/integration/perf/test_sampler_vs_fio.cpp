@@ -2,6 +2,8 @@
 // dd report for the same interval; a detached device vanishes; fio runs are cancelled cleanly
 // and leave no test file behind.
 #include <chrono>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "core/base/system_process_runner.h"
@@ -9,6 +11,7 @@
 #include "core/perf/fio_runner.h"
 #include "core/perf/sampler.h"
 #include "tests/integration/lab/lab_scratch.h"
+#include "tests/support/run_tool.h"
 
 using namespace ssdk;
 using namespace ssdk::perf;
@@ -155,4 +158,51 @@ TEST_CASE("bench refusals and cancellation on a lab drive leave nothing behind",
     const auto destroyed = manager.destroy("perf-cancel");
     INFO((destroyed ? std::string() : destroyed.error().describe()));
     REQUIRE(destroyed);
+}
+
+TEST_CASE("trim-recovery preset on a lab drive measures fresh then dirty then after-TRIM writes",
+          "[perf]") {
+    if (!haveFio()) {
+        FAIL("fio is not installed (scripts/setup installs it)");
+    }
+    const ScratchState scratch;
+    SystemProcessRunner processes;
+    lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
+    const auto drive = makeDrive(manager, "perf-trim", "empty");
+    const std::string first = (scratch.dir() / "first.json").string();
+    const std::string second = (scratch.dir() / "second.json").string();
+    for (const auto& output : {first, second}) {
+        const auto run = runCtl({"bench", drive.devicePath, "--preset", "trim-recovery", "--size",
+                                 "48M", "--duration", "2", "--yes-destroy-data", "--output", output,
+                                 "--csv", output + ".csv"});
+        INFO(run.standardOutput << run.standardError);
+        REQUIRE(run.exitCode == 0);
+        CHECK(run.standardOutput.find("after TRIM") != std::string::npos);
+    }
+    std::ifstream in(first);
+    std::stringstream content;
+    content << in.rdbuf();
+    const auto json = parseJson(content.str(), first);
+    REQUIRE(json);
+    const Json& analysis = (*json)["analysis"]["trim_recovery"];
+    CHECK(analysis["complete"] == true);
+    CHECK(analysis["fresh_bytes_per_s"].get<double>() > 0);
+    CHECK(analysis["after_trim_bytes_per_s"].get<double>() > 0);
+    const auto& jobs = (*json)["fio"]["jobs"];
+    REQUIRE(jobs.size() == 5);
+    CHECK(jobs[3]["name"] == "trim");
+    CHECK(jobs[3]["error"] == 0);
+    CHECK(fs::file_size(first + ".csv") > 0);
+
+    const auto compared = runCtl({"--json", "bench", "compare", first, second});
+    INFO(compared.standardOutput << compared.standardError);
+    REQUIRE(compared.exitCode == 0);
+    const auto rows = stdoutJson(compared)["rows"];
+    CHECK(rows.size() >= 9); // fresh/torture/dirty/after-trim bandwidth and IOPS, recovery
+
+    // On a directory there is no whole device to TRIM: refused before anything is written.
+    const auto onFile = runCtl({"bench", scratch.dir().string(), "--preset", "trim-recovery"});
+    CHECK(onFile.exitCode != 0);
+    CHECK(onFile.standardError.find("only on an unmounted block device") != std::string::npos);
+    REQUIRE(manager.destroy("perf-trim"));
 }

@@ -92,12 +92,17 @@ TEST_CASE("consistency and SLC presets log per interval", "[perf]") {
     CHECK(consistency[1].ioDepth == 32);
     CHECK(consistency[1].logAvgMsec == 1000);
     const auto slc = slcJobs(Bytes::gib(4), Bytes::mib(256), {10, 15, 20, 25}, "s");
-    REQUIRE(slc.size() == 5);
+    REQUIRE(slc.size() == 9); // probe, then idle + drain per gap
     CHECK(slc[0].logAvgMsec <= 500);
-    CHECK(slc[2].startDelayS == 15);
+    CHECK(slc[3].name == "idle-15s");
+    CHECK(slc[3].thinkTimeS == 15);
+    CHECK(slc[3].size == Bytes::kib(4)); // one I/O, then the gap
+    CHECK(slc[4].name == "drain-15s");
+    CHECK(slc[4].size == Bytes::mib(256));
     const auto argv = fioArguments({.target = "/dev/loop9", .jobs = slc}, "");
     CHECK(contains(argv, "--write_bw_log=s-probe"));
-    CHECK(contains(argv, "--startdelay=25"));
+    CHECK(contains(argv, "--thinktime=25s"));
+    CHECK_FALSE(contains(argv, "--startdelay=25"));
     CHECK_FALSE(contains(argv, "--trigger-file="));
 }
 
