@@ -189,7 +189,7 @@ int runUpdate(const CliContext& context, const UpdateOptions& options) {
         if (context.json) {
             printJson(Json{{"plan", *plan}});
         }
-        return reportError(context, Error(ErrorCode::InvalidArgument,
+        return reportError(context, Error(ErrorCode::Unsupported,
                                           "the update is refused: " +
                                               plan->value("refusal", std::string())));
     }
