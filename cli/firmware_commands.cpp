@@ -51,9 +51,8 @@ std::string yesNo(bool value) {
 
 void printInfo(const Json& info) {
     const std::string revision = info.value("revision", "");
-    std::cout << fmt::format("{}  {}  serial {}\nFirmware revision: {}\n",
-                             info.value("device", ""), info.value("model", ""),
-                             info.value("serial", ""),
+    std::cout << fmt::format("{}  {}  serial {}\nFirmware revision: {}\n", info.value("device", ""),
+                             info.value("model", ""), info.value("serial", ""),
                              revision.empty() ? "(not reported by this device)" : revision);
     if (const Json& nvme = info["nvme"]; nvme.is_object()) {
         std::cout << fmt::format(
@@ -88,8 +87,7 @@ void printInfo(const Json& info) {
         }
         std::cout << formatTable(rows);
     } else if (!info.value("nvme_error", "").empty()) {
-        std::cout << "NVMe firmware slots: unavailable (" << info.value("nvme_error", "")
-                  << ")\n";
+        std::cout << "NVMe firmware slots: unavailable (" << info.value("nvme_error", "") << ")\n";
     }
     if (const Json& ata = info["ata_microcode"]; ata.is_object()) {
         std::cout << "ATA DOWNLOAD MICROCODE: "
@@ -161,8 +159,7 @@ void printPlan(const Json& plan) {
         rows.push_back({check.value("name", ""), check.value("passed", false) ? "ok" : "REFUSED",
                         check.value("detail", "")});
     }
-    std::cout << formatTable(rows) << "\nAfterwards: " << plan.value("reset_account", "")
-              << '\n';
+    std::cout << formatTable(rows) << "\nAfterwards: " << plan.value("reset_account", "") << '\n';
     for (const auto& reminder : plan["reminders"]) {
         std::cout << "  * " << reminder.get<std::string>() << '\n';
     }
@@ -179,8 +176,10 @@ int runUpdate(const CliContext& context, const UpdateOptions& options) {
     rpc::HelperClient helper;
     auto plan = helper.call("firmware.plan", args);
     if (!plan) {
-        return reportError(context, Error(plan.error()).addContext("checking the firmware update "
-                                                                   "of " + options.device));
+        return reportError(context, Error(plan.error())
+                                        .addContext("checking the firmware update "
+                                                    "of " +
+                                                    options.device));
     }
     if (!context.json) {
         printPlan(*plan);
@@ -189,9 +188,9 @@ int runUpdate(const CliContext& context, const UpdateOptions& options) {
         if (context.json) {
             printJson(Json{{"plan", *plan}});
         }
-        return reportError(context, Error(ErrorCode::Unsupported,
-                                          "the update is refused: " +
-                                              plan->value("refusal", std::string())));
+        return reportError(
+            context, Error(ErrorCode::Unsupported,
+                           "the update is refused: " + plan->value("refusal", std::string())));
     }
     if (!options.yes) {
         if (context.json) {
@@ -204,9 +203,9 @@ int runUpdate(const CliContext& context, const UpdateOptions& options) {
     }
     auto result = helper.call("firmware.update", args, progressPrinter(context));
     if (!result) {
-        return reportError(context,
-                           Error(result.error()).addContext("updating the firmware of " +
-                                                            options.device));
+        return reportError(
+            context,
+            Error(result.error()).addContext("updating the firmware of " + options.device));
     }
     if (context.json) {
         printJson(*result);

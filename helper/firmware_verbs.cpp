@@ -144,8 +144,7 @@ Expected<Prepared> prepare(const fw::NvmeAdminFactory& nvme, const UpdateArgs& a
     return prepared;
 }
 
-Expected<Json> infoVerb(ProcessRunner& runner, const fw::NvmeAdminFactory& nvme,
-                        const Json& args) {
+Expected<Json> infoVerb(ProcessRunner& runner, const fw::NvmeAdminFactory& nvme, const Json& args) {
     if (auto keys = requireOnlyKeys(args, {"device"}); !keys) {
         return failed(keys);
     }
@@ -210,11 +209,10 @@ Expected<Json> updateVerb(const fw::NvmeAdminFactory& nvme, const Json& args,
             return fail(ErrorCode::Io, "reading the image " + parsed->image + " failed");
         }
     }
-    auto result = fw::runNvmeUpdate(*prepared->admin, prepared->plan, image,
-                                    [&](double fraction, const std::string& text) {
-                                        events("progress",
-                                               Json{{"fraction", fraction}, {"text", text}});
-                                    });
+    auto result = fw::runNvmeUpdate(
+        *prepared->admin, prepared->plan, image, [&](double fraction, const std::string& text) {
+            events("progress", Json{{"fraction", fraction}, {"text", text}});
+        });
     if (!result) {
         return failed(result);
     }

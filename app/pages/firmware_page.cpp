@@ -251,15 +251,17 @@ void FirmwarePage::refresh() {
         m_refreshPending = true;
         return;
     }
-    m_status->setText(tr("Reading the firmware of %1…").arg(QString::fromStdString(m_device->path)));
+    m_status->setText(
+        tr("Reading the firmware of %1…").arg(QString::fromStdString(m_device->path)));
     m_runner->call(QStringLiteral("firmware.info"), Json{{"device", m_device->path}});
 }
 
 void FirmwarePage::showInfo(const Json& info) {
     const QString revision = str(info, "revision");
-    m_identity->setText(tr("<b>%1</b> — %2 — firmware <b>%3</b>")
-                            .arg(str(info, "device"), str(info, "model").toHtmlEscaped(),
-                                 revision.isEmpty() ? tr("not reported") : revision.toHtmlEscaped()));
+    m_identity->setText(
+        tr("<b>%1</b> — %2 — firmware <b>%3</b>")
+            .arg(str(info, "device"), str(info, "model").toHtmlEscaped(),
+                 revision.isEmpty() ? tr("not reported") : revision.toHtmlEscaped()));
     const Json& nvme = info.contains("nvme") ? info["nvme"] : Json();
     const Json& log = info.contains("slot_log") ? info["slot_log"] : Json();
     m_slots->setRowCount(0);
@@ -273,16 +275,17 @@ void FirmwarePage::showInfo(const Json& info) {
                      yesNo(nvme.value("download_commit_supported", false)))
                 .arg(nvme.value("chunk_bytes", 0U) / 1024)
                 .arg(nvme.value("granularity_stated", false) ? tr(" (FWUG)")
-                                                              : tr(" (FWUG not stated)")));
+                                                             : tr(" (FWUG not stated)")));
         m_slot->setMaximum(std::max(1, nvme.value("slots", 1)));
     } else if (const Json& ata = info.value("ata_microcode", Json()); ata.is_object()) {
         QStringList modes;
         for (const auto& mode : ata.value("modes", Json::array())) {
             modes << QString::fromStdString(mode.get<std::string>());
         }
-        m_caps->setText(ata.value("supported", false)
-                            ? tr("ATA DOWNLOAD MICROCODE modes: %1").arg(modes.join(QStringLiteral("; ")))
-                            : tr("The drive does not support ATA DOWNLOAD MICROCODE."));
+        m_caps->setText(
+            ata.value("supported", false)
+                ? tr("ATA DOWNLOAD MICROCODE modes: %1").arg(modes.join(QStringLiteral("; ")))
+                : tr("The drive does not support ATA DOWNLOAD MICROCODE."));
     } else {
         const QString why = str(info, "nvme_error");
         m_caps->setText(why.isEmpty() ? tr("This drive reports no firmware slots.")
@@ -316,13 +319,15 @@ void FirmwarePage::showInfo(const Json& info) {
         QString html;
         for (const auto& issue : issues) {
             const QString source = str(issue, "source");
-            const QString link = source.startsWith(QLatin1String("http"))
-                                     ? QStringLiteral("<a href=\"%1\">%1</a>").arg(source.toHtmlEscaped())
-                                     : source.toHtmlEscaped();
+            const QString link =
+                source.startsWith(QLatin1String("http"))
+                    ? QStringLiteral("<a href=\"%1\">%1</a>").arg(source.toHtmlEscaped())
+                    : source.toHtmlEscaped();
             html += QStringLiteral("<p><span style=\"color:%1\"><b>%2</b></span><br>")
                         .arg(theme::kError.name(), str(issue, "problem").toHtmlEscaped());
             if (!str(issue, "fixed_revision").isEmpty()) {
-                html += tr("Fixed in firmware <b>%1</b>. ").arg(str(issue, "fixed_revision").toHtmlEscaped());
+                html += tr("Fixed in firmware <b>%1</b>. ")
+                            .arg(str(issue, "fixed_revision").toHtmlEscaped());
             }
             html += tr("Source: %1</p>").arg(link);
         }
@@ -375,8 +380,8 @@ void FirmwarePage::showPlanAndMaybeUpdate(const Json& plan) {
                           str(check, "name"), str(check, "detail"));
     }
     if (!plan.value("allowed", false)) {
-        m_updateResult->setText(tr("Refused — %1\n%2")
-                                    .arg(str(plan, "refusal"), lines.join(QLatin1Char('\n'))));
+        m_updateResult->setText(
+            tr("Refused — %1\n%2").arg(str(plan, "refusal"), lines.join(QLatin1Char('\n'))));
         m_status->clear();
         return;
     }

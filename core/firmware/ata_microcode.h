@@ -15,11 +15,11 @@
 namespace ssdk::firmware {
 
 struct AtaMicrocode {
-    bool supported = false;        // word 83 bit 0
-    bool enabled = false;          // word 86 bit 0
-    bool dmaSupported = false;     // word 69 bit 8: DOWNLOAD MICROCODE DMA (93h)
-    bool segmentedSupported = false; // word 119 bit 4: mode 03h
-    bool segmentedEnabled = false;   // word 120 bit 4
+    bool supported = false;                 // word 83 bit 0
+    bool enabled = false;                   // word 86 bit 0
+    bool dmaSupported = false;              // word 69 bit 8: DOWNLOAD MICROCODE DMA (93h)
+    bool segmentedSupported = false;        // word 119 bit 4: mode 03h
+    bool segmentedEnabled = false;          // word 120 bit 4
     std::optional<std::uint16_t> minBlocks; // word 234 (absent when 0 or FFFFh)
     std::optional<std::uint16_t> maxBlocks; // word 235
 

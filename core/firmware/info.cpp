@@ -160,14 +160,10 @@ FirmwareInfo readFirmwareInfo(const device::Device& device) {
 
 Json toJson(const FirmwareInfo& info) {
     const DriveFirmwareFacts& facts = info.facts;
-    Json json{{"device", info.device.path},
-              {"bus", std::string(device::toString(info.device.bus))},
-              {"model", facts.model},
-              {"serial", facts.serial},
-              {"revision", facts.revision},
-              {"nvme_error", facts.nvmeError},
-              {"ata_error", info.ataError},
-              {"catalog_error", info.catalogError}};
+    Json json{{"device", info.device.path}, {"bus", std::string(device::toString(info.device.bus))},
+              {"model", facts.model},       {"serial", facts.serial},
+              {"revision", facts.revision}, {"nvme_error", facts.nvmeError},
+              {"ata_error", info.ataError}, {"catalog_error", info.catalogError}};
     json["nvme"] = facts.nvme ? capsJson(*facts.nvme) : Json();
     json["slot_log"] =
         facts.slots ? toJson(*facts.slots, facts.nvme ? &*facts.nvme : nullptr) : Json();

@@ -27,8 +27,8 @@ struct FirmwareInfo {
 };
 
 struct InfoSources {
-    NvmeAdminFactory nvme;                  // empty: NVMe facts are not read
-    ProcessRunner* runner = nullptr;        // for fwupd; null: not probed
+    NvmeAdminFactory nvme;           // empty: NVMe facts are not read
+    ProcessRunner* runner = nullptr; // for fwupd; null: not probed
     const KnownIssueCatalog* catalog = nullptr;
     const smart::DriveDatabase* driveDb = nullptr;
 };

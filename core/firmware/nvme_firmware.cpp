@@ -48,8 +48,8 @@ Expected<NvmeFirmwareCaps> parseFirmwareCaps(std::span<const std::uint8_t> data)
 
 Expected<NvmeSlotLog> parseFirmwareSlotLog(std::span<const std::uint8_t> data) {
     if (data.size() < 64) {
-        return fail(ErrorCode::Parse, "the firmware slot log needs 64 bytes, got " +
-                                          std::to_string(data.size()));
+        return fail(ErrorCode::Parse,
+                    "the firmware slot log needs 64 bytes, got " + std::to_string(data.size()));
     }
     NvmeSlotLog log;
     const std::uint8_t afi = data[0];

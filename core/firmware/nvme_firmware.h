@@ -44,9 +44,9 @@ struct NvmeFirmwareCaps {
 Expected<NvmeFirmwareCaps> parseFirmwareCaps(std::span<const std::uint8_t> identifyController);
 
 struct NvmeSlotLog {
-    std::uint8_t activeSlot = 0;                   // AFI bits 2:0
-    std::optional<std::uint8_t> nextResetSlot;     // AFI bits 6:4; empty when 0
-    std::vector<std::string> revisions;            // FRS1…FRS7; "" for an empty slot
+    std::uint8_t activeSlot = 0;               // AFI bits 2:0
+    std::optional<std::uint8_t> nextResetSlot; // AFI bits 6:4; empty when 0
+    std::vector<std::string> revisions;        // FRS1…FRS7; "" for an empty slot
 };
 
 // Errors: Parse when shorter than 64 bytes or the active slot is not 1-7.
@@ -83,11 +83,11 @@ AdminCommand identifyControllerCommand();
 
 // What a Firmware Commit completion means. NVMe status (SCT << 8 | SC, DNR/More masked).
 enum class CommitOutcome {
-    Done,                        // success
-    NeedsConventionalReset,      // 10Bh
-    NeedsSubsystemReset,         // 110h
-    NeedsControllerReset,        // 111h
-    Failed                       // anything else
+    Done,                   // success
+    NeedsConventionalReset, // 10Bh
+    NeedsSubsystemReset,    // 110h
+    NeedsControllerReset,   // 111h
+    Failed                  // anything else
 };
 
 struct StatusMeaning {

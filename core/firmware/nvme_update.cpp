@@ -110,11 +110,10 @@ UpdatePlan planNvmeUpdate(const NvmeFirmwareCaps& caps, const NvmeSlotLog& slots
                           : "the controller does not support Firmware Download and Commit "
                             "(OACS bit 2 is clear)"});
     const bool slotInRange = request.slot >= 1 && request.slot <= caps.slots;
-    checks.push_back(
-        {"slot", slotInRange,
-         slotInRange ? fmt::format("slot {} of {}", request.slot, caps.slots)
-                     : fmt::format("slot {} does not exist; the drive has slots 1-{}",
-                                   request.slot, caps.slots)});
+    checks.push_back({"slot", slotInRange,
+                      slotInRange ? fmt::format("slot {} of {}", request.slot, caps.slots)
+                                  : fmt::format("slot {} does not exist; the drive has slots 1-{}",
+                                                request.slot, caps.slots)});
     if (slotInRange && replacesImage(request.action)) {
         const bool readOnly = request.slot == 1 && caps.slot1ReadOnly;
         checks.push_back({"slot writable", !readOnly,
@@ -125,9 +124,9 @@ UpdatePlan planNvmeUpdate(const NvmeFirmwareCaps& caps, const NvmeSlotLog& slots
     if (slotInRange && request.action == CommitAction::Activate) {
         const std::string& rev = slots.revisions.at(request.slot - 1U);
         checks.push_back({"slot image", !rev.empty(),
-                          rev.empty() ? fmt::format("slot {} holds no firmware to activate",
-                                                    request.slot)
-                                      : fmt::format("slot {} holds {}", request.slot, rev)});
+                          rev.empty()
+                              ? fmt::format("slot {} holds no firmware to activate", request.slot)
+                              : fmt::format("slot {} holds {}", request.slot, rev)});
     }
     if (request.action == CommitAction::ReplaceActivateImmediate) {
         checks.push_back({"activation without reset", caps.activationWithoutReset,
@@ -147,8 +146,8 @@ UpdatePlan planNvmeUpdate(const NvmeFirmwareCaps& caps, const NvmeSlotLog& slots
     }
     plan.chunkBytes = caps.chunkBytes();
     if (replacesImage(request.action) && request.imageSize > 0) {
-        plan.downloads = static_cast<std::uint32_t>((request.imageSize + plan.chunkBytes - 1) /
-                                                    plan.chunkBytes);
+        plan.downloads =
+            static_cast<std::uint32_t>((request.imageSize + plan.chunkBytes - 1) / plan.chunkBytes);
     }
     plan.resetAccount = resetAccountFor(caps, request);
     plan.reminders = {
@@ -205,17 +204,16 @@ Expected<UpdateResult> runNvmeUpdate(NvmeAdmin& admin, const UpdatePlan& plan,
                    fmt::format("downloaded {} of {} bytes", offset + length, image.size()));
         }
     }
-    report(0.92, fmt::format("committing to slot {} ({})", request.slot,
-                             toString(request.action)));
+    report(0.92, fmt::format("committing to slot {} ({})", request.slot, toString(request.action)));
     auto reply = admin.submit(commitCommand(request.slot, request.action), {}, false);
     if (!reply) {
         return std::unexpected(reply.error().addContext("committing the firmware"));
     }
     const StatusMeaning meaning = describeCommitStatus(reply->status);
     if (meaning.outcome == CommitOutcome::Failed) {
-        return fail(ErrorCode::Unsupported,
-                    fmt::format("the drive refused the commit to slot {}: {}", request.slot,
-                                meaning.text));
+        return fail(
+            ErrorCode::Unsupported,
+            fmt::format("the drive refused the commit to slot {}: {}", request.slot, meaning.text));
     }
     result.outcome = meaning.outcome;
     if (meaning.outcome == CommitOutcome::Done) {
@@ -223,8 +221,8 @@ Expected<UpdateResult> runNvmeUpdate(NvmeAdmin& admin, const UpdatePlan& plan,
                              request.action == CommitAction::Activate;
         result.account = plan.resetAccount;
         if (request.action == CommitAction::ReplaceActivateImmediate) {
-            result.account = fmt::format("Slot {} is active now; no reset is needed.",
-                                         request.slot);
+            result.account =
+                fmt::format("Slot {} is active now; no reset is needed.", request.slot);
         }
     } else {
         result.resetNeeded = true;
@@ -240,7 +238,8 @@ Expected<UpdateResult> runNvmeUpdate(NvmeAdmin& admin, const UpdatePlan& plan,
 Json toJson(const UpdatePlan& plan) {
     Json checks = Json::array();
     for (const auto& check : plan.checks) {
-        checks.push_back({{"name", check.name}, {"passed", check.passed}, {"detail", check.detail}});
+        checks.push_back(
+            {{"name", check.name}, {"passed", check.passed}, {"detail", check.detail}});
     }
     return Json{{"slot", plan.request.slot},
                 {"action", std::string(toString(plan.request.action))},

@@ -52,7 +52,7 @@ UpdatePlan planNvmeUpdate(const NvmeFirmwareCaps& caps, const NvmeSlotLog& slots
 struct UpdateResult {
     CommitOutcome outcome = CommitOutcome::Done;
     bool resetNeeded = false;
-    std::string account;                  // what the drive does now / after which reset
+    std::string account;                   // what the drive does now / after which reset
     std::optional<NvmeSlotLog> slotsAfter; // re-read after the commit
     std::uint32_t downloads = 0;
 };

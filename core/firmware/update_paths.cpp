@@ -60,7 +60,8 @@ PathStatus NvmeImagePath::probe(const DriveFirmwareFacts& facts) {
     }
     if (!facts.slots) {
         status.reason = "the firmware slot log could not be read, so the slots cannot be "
-                        "checked: " + facts.nvmeError;
+                        "checked: " +
+                        facts.nvmeError;
         return status;
     }
     const NvmeFirmwareCaps& caps = *facts.nvme;
@@ -108,8 +109,8 @@ PathStatus FwupdPath::probe(const DriveFirmwareFacts& facts) {
         return status;
     }
     if (!run->succeeded()) {
-        const std::string why = firstLine(run->standardError.empty() ? run->standardOutput
-                                                                     : run->standardError);
+        const std::string why =
+            firstLine(run->standardError.empty() ? run->standardOutput : run->standardError);
         status.reason = "the fwupd daemon is not available: " +
                         (why.empty() ? fmt::format("fwupdmgr exited {}", run->exitCode) : why);
         return status;
@@ -129,10 +130,10 @@ PathStatus FwupdPath::probe(const DriveFirmwareFacts& facts) {
         status.reason = "fwupd lists this drive but cannot update it";
         return status;
     }
-    auto releases = m_runner.run({.argv = {"fwupdmgr", "get-releases", status.fwupdDeviceId,
-                                           "--json"},
-                                  .timeout = kFwupdTimeout,
-                                  .environment = {{"LC_ALL", "C"}}});
+    auto releases =
+        m_runner.run({.argv = {"fwupdmgr", "get-releases", status.fwupdDeviceId, "--json"},
+                      .timeout = kFwupdTimeout,
+                      .environment = {{"LC_ALL", "C"}}});
     if (releases && releases->succeeded()) {
         if (auto list = parseJson(releases->standardOutput, "fwupdmgr get-releases --json");
             list && list->contains("Releases") && (*list)["Releases"].is_array()) {

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <sstream>
 
@@ -90,8 +89,8 @@ TEST_CASE("the firmware page shows the QEMU NVMe slot log and why no update path
 TEST_CASE("a known firmware problem is shown with its source link and the image path offered") {
     ssdk::app::test::application();
     // The Samsung 980 PRO entry of the shipped catalog, as firmware.info reports a match.
-    const Json catalog = readJson(std::string(SSDK_TEST_DATA_DIR) +
-                                  "/../../resources/firmware/known-issues.json");
+    const Json catalog =
+        readJson(std::string(SSDK_TEST_DATA_DIR) + "/../../resources/firmware/known-issues.json");
     Json entry;
     for (const auto& issue : catalog["issues"]) {
         if (issue["fixed"] == "5B2QGXA7") {
@@ -106,13 +105,21 @@ TEST_CASE("a known firmware problem is shown with its source link and the image 
     info["nvme"]["download_commit_supported"] = true;
     info["nvme"]["slots"] = 3;
     info["nvme"]["activation_without_reset"] = true;
-    info["slot_log"]["slots"] = Json::array(
-        {Json{{"slot", 1}, {"revision", "1B2QGXA7"}, {"active", false}, {"next_reset", false},
-              {"read_only", true}},
-         Json{{"slot", 2}, {"revision", "3B2QGXA7"}, {"active", true}, {"next_reset", false},
-              {"read_only", false}},
-         Json{{"slot", 3}, {"revision", ""}, {"active", false}, {"next_reset", false},
-              {"read_only", false}}});
+    info["slot_log"]["slots"] = Json::array({Json{{"slot", 1},
+                                                  {"revision", "1B2QGXA7"},
+                                                  {"active", false},
+                                                  {"next_reset", false},
+                                                  {"read_only", true}},
+                                             Json{{"slot", 2},
+                                                  {"revision", "3B2QGXA7"},
+                                                  {"active", true},
+                                                  {"next_reset", false},
+                                                  {"read_only", false}},
+                                             Json{{"slot", 3},
+                                                  {"revision", ""},
+                                                  {"active", false},
+                                                  {"next_reset", false},
+                                                  {"read_only", false}}});
     info["slot_log"]["active_slot"] = 2;
     info["known_issues"] = Json::array({Json{{"origin", "catalog"},
                                              {"problem", entry["problem"]},

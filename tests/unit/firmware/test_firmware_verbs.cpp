@@ -32,11 +32,12 @@ TEST_CASE("firmware.update and firmware.plan refuse bad arguments before opening
     ReplayProcessRunner runner;
     HelperService service(authorizer);
     bool opened = false;
-    addFirmwareVerbs(service, runner,
-                     [&opened](const std::string&) -> Expected<std::unique_ptr<firmware::NvmeAdmin>> {
-                         opened = true;
-                         return fail(ErrorCode::Internal, "must not be reached");
-                     });
+    addFirmwareVerbs(
+        service, runner,
+        [&opened](const std::string&) -> Expected<std::unique_ptr<firmware::NvmeAdmin>> {
+            opened = true;
+            return fail(ErrorCode::Internal, "must not be reached");
+        });
     const Json base{{"device", "/dev/nvme0n1"},
                     {"image", "/tmp/fw.bin"},
                     {"slot", 2},

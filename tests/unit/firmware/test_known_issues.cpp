@@ -38,8 +38,8 @@ TEST_CASE("the shipped catalog parses and every entry names a public source") {
 
 TEST_CASE("the shared Intel SSD 320 fixture on 4PC10302 is flagged with the 8MB bug") {
     const std::string blob = readFile(kShared / "atasmart" / "INTEL_SSDSA2CW120G3--4PC10302");
-    auto report = smart::parseAtasmartBlob(
-        {reinterpret_cast<const std::uint8_t*>(blob.data()), blob.size()});
+    auto report =
+        smart::parseAtasmartBlob({reinterpret_cast<const std::uint8_t*>(blob.data()), blob.size()});
     REQUIRE(report);
     REQUIRE(report->firmware == "4PC10302");
     const auto findings = shippedCatalog().match(report->model, report->firmware);
@@ -62,8 +62,8 @@ TEST_CASE("no shared smartctl or libatasmart fixture other than the Intel 320 is
         if (!report || report->model.empty()) {
             continue;
         }
-        INFO(entry.path().filename().string() << ": " << report->model << " / "
-                                              << report->firmware);
+        INFO(entry.path().filename().string()
+             << ": " << report->model << " / " << report->firmware);
         CHECK(catalog.match(report->model, report->firmware).empty());
         ++checked;
     }
@@ -111,8 +111,8 @@ TEST_CASE("the system drive database adds its firmware warning to the catalog's"
     CHECK_THAT(findings[1].source, Catch::Contains("Crucial"));
     const auto reasons = healthReasons(findings);
     REQUIRE(reasons.size() == 2);
-    CHECK(reasons[0] == "Known firmware problem: " + findings[0].problem +
-                            " (fixed in firmware 0309)");
+    CHECK(reasons[0] ==
+          "Known firmware problem: " + findings[0].problem + " (fixed in firmware 0309)");
     CHECK(findKnownIssues(shippedCatalog(), &*db, "Samsung SSD 970 EVO Plus 250GB", "2B2QEXM7")
               .empty());
 }

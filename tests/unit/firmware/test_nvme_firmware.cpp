@@ -109,8 +109,8 @@ TEST_CASE("commit statuses: reset needed is committed, the rest failed") {
 }
 
 TEST_CASE("commit action names round-trip") {
-    for (auto action : {CommitAction::Replace, CommitAction::ReplaceActivate, CommitAction::Activate,
-                        CommitAction::ReplaceActivateImmediate}) {
+    for (auto action : {CommitAction::Replace, CommitAction::ReplaceActivate,
+                        CommitAction::Activate, CommitAction::ReplaceActivateImmediate}) {
         CHECK(commitActionFromString(toString(action)) == action);
     }
     CHECK_FALSE(commitActionFromString("flash"));

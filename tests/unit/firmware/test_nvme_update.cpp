@@ -154,7 +154,8 @@ TEST_CASE("activate-now that succeeds needs no reset") {
 }
 
 TEST_CASE("activate an image already in a slot sends only the commit") {
-    const auto plan = planNvmeUpdate(caps(0), slots(), request(1, CommitAction::Activate, 0), kMains);
+    const auto plan =
+        planNvmeUpdate(caps(0), slots(), request(1, CommitAction::Activate, 0), kMains);
     REQUIRE(plan.allowed()); // slot 1 is read-only but activating it is fine
     FakeNvmeAdmin admin;
     expectCommit(admin, 1, 2);

@@ -88,8 +88,9 @@ TEST_CASE("fwupd: not installed, daemon down, drive unknown, drive updatable") {
     CHECK(notInstalled.reason == "fwupd is not installed (no fwupdmgr)");
 
     ReplayProcessRunner down;
-    down.expect(kGetDevices, ProcessResult{1, "", "Failed to connect to daemon: Error calling "
-                                                  "StartServiceByName for org.freedesktop.fwupd\n"});
+    down.expect(kGetDevices, ProcessResult{1, "",
+                                           "Failed to connect to daemon: Error calling "
+                                           "StartServiceByName for org.freedesktop.fwupd\n"});
     auto daemonDown = FwupdPath(down).probe(facts);
     CHECK_FALSE(daemonDown.available);
     CHECK_THAT(daemonDown.reason, Catch::StartsWith("the fwupd daemon is not available: Failed "

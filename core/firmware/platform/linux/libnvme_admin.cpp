@@ -19,14 +19,14 @@ Expected<std::unique_ptr<NvmeAdmin>> LibnvmeAdmin::open(const std::string& path)
     return std::unique_ptr<NvmeAdmin>(new LibnvmeAdmin(std::move(fd)));
 }
 
-Expected<AdminReply> LibnvmeAdmin::submit(const AdminCommand& command,
-                                          std::span<std::uint8_t> data, bool /*toDevice*/) {
+Expected<AdminReply> LibnvmeAdmin::submit(const AdminCommand& command, std::span<std::uint8_t> data,
+                                          bool /*toDevice*/) {
     // The kernel takes the direction from the opcode's low bits; libnvme passes the buffer.
     __u32 result = 0;
-    const int rc = nvme_admin_passthru(
-        m_fd.get(), command.opcode, 0, 0, command.nsid, 0, 0, command.cdw10, command.cdw11,
-        command.cdw12, 0, 0, 0, static_cast<__u32>(data.size()),
-        data.empty() ? nullptr : data.data(), 0, nullptr, kTimeoutMs, &result);
+    const int rc =
+        nvme_admin_passthru(m_fd.get(), command.opcode, 0, 0, command.nsid, 0, 0, command.cdw10,
+                            command.cdw11, command.cdw12, 0, 0, 0, static_cast<__u32>(data.size()),
+                            data.empty() ? nullptr : data.data(), 0, nullptr, kTimeoutMs, &result);
     if (rc < 0) {
         return failErrno(errno, "NVMe admin command " + std::to_string(command.opcode));
     }
