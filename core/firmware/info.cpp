@@ -114,6 +114,19 @@ FirmwareInfo readFirmwareInfo(const device::Device& device, const SysfsRoot& roo
         }
     } else if (device.bus == device::Bus::Sata) {
         if (auto identify = readAtaIdentify(root, device)) {
+            // The SCSI model in sysfs is cut at 16 characters: IDENTIFY has the whole one,
+            // which the known-issue patterns need.
+            if (auto id = maintenance::parseAtaIdentify(*identify)) {
+                if (!id->model.empty()) {
+                    facts.model = id->model;
+                }
+                if (!id->serial.empty()) {
+                    facts.serial = id->serial;
+                }
+                if (!id->firmware.empty()) {
+                    facts.revision = id->firmware;
+                }
+            }
             if (auto mc = parseAtaMicrocode(*identify)) {
                 facts.ata = *mc;
             } else {

@@ -56,3 +56,27 @@ else
     [ "$rc" = 0 ] || grep -qE 'Firmware|NVMe status|Invalid' <<<"$out" ||
         fail "firmware update failed without a status: $out"
 fi
+# The SATA SSD: DOWNLOAD MICROCODE facts come from libata's IDENTIFY copy; compare with the
+# words themselves, and model and revision with IDENTIFY words 27-46 and 23-26.
+sata=$(lab_run "'$ctl' --json firmware /dev/lab/ssd") || fail "ssdkeeperctl firmware ssd: $sata"
+idtext=$(lab_run 'disk=$(basename "$(readlink -f /dev/lab/ssd)")
+                  path=$(readlink -f "/sys/block/$disk"); port=${path#*/ata}; port=${port%%/*}
+                  cat "/sys/class/ata_device/dev$port.0/id"') || fail "reading the ssd's id"
+python3 - "$sata" "$idtext" <<'PY' || fail "ATA firmware facts disagree with IDENTIFY: $sata"
+import json, sys
+info = json.loads(sys.argv[1])
+words = [int(w, 16) for w in sys.argv[2].split()]
+assert len(words) == 256, len(words)
+valid = lambda w: (w & 0xC000) == 0x4000
+fw = "".join(chr(w >> 8) + chr(w & 0xFF) for w in words[23:27]).strip()
+assert info["revision"] == fw, (info["revision"], fw)
+model = "".join(chr(w >> 8) + chr(w & 0xFF) for w in words[27:47]).strip()
+assert info["model"] == model, (info["model"], model)  # the whole model, not sysfs's 16 chars
+mc = info["ata_microcode"]
+assert mc is not None, info["ata_error"]
+assert mc["supported"] == (valid(words[83]) and bool(words[83] & 1)), (mc, hex(words[83]))
+assert mc["segmented"] == (mc["supported"] and valid(words[119]) and bool(words[119] & 0x10))
+path = next(p for p in info["update_paths"] if p["id"] == "ata-microcode")
+assert not path["available"], path
+print("sata:", info["model"], fw, "| microcode:", mc, "|", path["reason"])
+PY

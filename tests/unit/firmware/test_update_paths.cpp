@@ -1,6 +1,9 @@
 // Update paths: each says whether it is offered and why not. fwupd is probed through a
 // replayed fwupdmgr; the NVMe path from identify and slot-log facts.
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <map>
 
 #include "core/base/replay_process_runner.h"
 #include "core/firmware/info.h"
@@ -166,4 +169,70 @@ TEST_CASE("an NVMe drive whose controller cannot be opened says why") {
     CHECK(info.facts.revision == "1.0"); // from sysfs
     CHECK_FALSE(info.paths.front().available);
     CHECK_THAT(info.paths.front().reason, Catch::Contains("Permission denied"));
+}
+
+namespace {
+
+// IDENTIFY words with an ATA string (two characters per word, the first in the high byte).
+void putAtaString(std::map<std::size_t, std::uint16_t>& words, std::size_t first, std::size_t count,
+                  const std::string& text) {
+    std::string padded = text;
+    padded.resize(count * 2, ' ');
+    for (std::size_t i = 0; i < count; ++i) {
+        words[first + i] =
+            static_cast<std::uint16_t>((static_cast<unsigned char>(padded[i * 2]) << 8) |
+                                       static_cast<unsigned char>(padded[i * 2 + 1]));
+    }
+}
+
+// libata's sysfs "id" text: 256 words as 4 hex digits, 8 per line.
+std::string idText(const std::vector<std::uint8_t>& bytes) {
+    std::string text;
+    for (std::size_t w = 0; w < 256; ++w) {
+        const unsigned value = bytes[w * 2] | (bytes[w * 2 + 1] << 8);
+        char digits[8];
+        std::snprintf(digits, sizeof digits, "%04x", value);
+        text += digits;
+        text += (w % 8 == 7) ? '\n' : ' ';
+    }
+    return text;
+}
+
+} // namespace
+
+TEST_CASE("a SATA drive is matched by its whole IDENTIFY model, not sysfs's 16 characters") {
+    TempDir dir;
+    const std::string devicePath = "sys/devices/pci0000:00/0000:00:1f.2/ata3/host2/"
+                                   "target2:0:0/2:0:0:0/block/sda";
+    std::filesystem::create_directories(dir.path() / devicePath);
+    std::filesystem::create_directories(dir.path() / "sys/block");
+    std::filesystem::create_symlink(dir.path() / devicePath, dir.path() / "sys/block/sda");
+    std::map<std::size_t, std::uint16_t> words{{83, 0x4001}, {86, 0x0001}, {119, 0x4010}};
+    putAtaString(words, 10, 10, "S1DBNSAF123456");
+    putAtaString(words, 23, 4, "EXT0BB6Q");
+    putAtaString(words, 27, 20, "Samsung SSD 840 EVO 250GB");
+    dir.write("sys/class/ata_device/dev3.0/id", idText(ataIdentify(words)));
+
+    device::Device d;
+    d.name = "sda";
+    d.path = "/dev/sda";
+    d.bus = device::Bus::Sata;
+    d.model = "Samsung SSD 840"; // what /sys/block/sda/device/model holds
+    d.firmware = "BB6Q";         // and .../rev
+    auto catalog = KnownIssueCatalog::load(SSDK_FIRMWARE_CATALOG_FILE);
+    REQUIRE(catalog);
+    InfoSources sources;
+    sources.catalog = &*catalog;
+    const auto info = readFirmwareInfo(d, SysfsRoot(dir.path()), sources);
+    CHECK(info.facts.model == "Samsung SSD 840 EVO 250GB");
+    CHECK(info.facts.revision == "EXT0BB6Q");
+    CHECK(info.facts.serial == "S1DBNSAF123456");
+    REQUIRE(info.facts.ata);
+    CHECK(info.facts.ata->supported);
+    CHECK(info.facts.ata->segmentedSupported);
+    REQUIRE(info.knownIssues.size() == 1);
+    CHECK(info.knownIssues[0].fixedRevision == "EXT0DB6Q");
+    const Json json = toJson(info);
+    REQUIRE(json["health_reasons"].size() == 1);
+    CHECK_THAT(json["health_reasons"][0].get<std::string>(), Catch::Contains("EXT0DB6Q"));
 }
