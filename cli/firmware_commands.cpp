@@ -173,8 +173,23 @@ int runUpdate(const CliContext& context, const UpdateOptions& options) {
     if (!options.image.empty()) {
         args["image"] = std::filesystem::absolute(options.image).lexically_normal().string();
     }
+    // The plan gets the image's size, read here with the user's own rights.
+    Json planArgs = args;
+    if (args.contains("image")) {
+        std::error_code ec;
+        const std::string image = args["image"].get<std::string>();
+        if (!std::filesystem::is_regular_file(image, ec)) {
+            return reportError(
+                context, Error(ErrorCode::NotFound, image + " is not a readable regular file"));
+        }
+        planArgs.erase("image");
+        planArgs["image_size"] = static_cast<std::uint64_t>(std::filesystem::file_size(image, ec));
+        if (ec) {
+            return reportError(context, errnoError(ec.value(), "reading the size of " + image));
+        }
+    }
     rpc::HelperClient helper;
-    auto plan = helper.call("firmware.plan", args);
+    auto plan = helper.call("firmware.plan", planArgs);
     if (!plan) {
         return reportError(context, Error(plan.error())
                                         .addContext("checking the firmware update "

@@ -25,16 +25,20 @@ template <typename T> std::unexpected<Error> failed(const Expected<T>& result) {
 
 struct UpdateArgs {
     std::string device;
-    std::string image; // empty for activate
+    std::string image;           // update: the file (empty for activate)
+    std::uint64_t imageSize = 0; // plan: the size the client read itself
     std::uint8_t slot = 0;
     fw::CommitAction action = fw::CommitAction::ReplaceActivate;
     bool confirmSystemDisk = false;
 };
 
 // Validates everything that does not need the device, so malformed requests never reach it.
-Expected<UpdateArgs> updateArgs(const Json& args) {
+// A plan takes the image's size, not its path: a read verb anyone may call must not stat
+// files for them as root.
+Expected<UpdateArgs> updateArgs(const Json& args, bool plan) {
+    const char* imageKey = plan ? "image_size" : "image";
     if (auto keys =
-            requireOnlyKeys(args, {"device", "image", "slot", "action", "confirm_system_disk"});
+            requireOnlyKeys(args, {"device", imageKey, "slot", "action", "confirm_system_disk"});
         !keys) {
         return failed(keys);
     }
@@ -62,16 +66,27 @@ Expected<UpdateArgs> updateArgs(const Json& args) {
                                                 "replace-activate, activate or activate-now");
     }
     out.action = *action;
-    auto image = stringArg(args, "image", kMaxPath, "");
-    if (!image) {
-        return failed(image);
+    bool hasImage = false;
+    if (plan) {
+        auto size = unsignedArg(args, "image_size", 0);
+        if (!size) {
+            return failed(size);
+        }
+        out.imageSize = *size;
+        hasImage = args.contains("image_size");
+    } else {
+        auto image = stringArg(args, "image", kMaxPath, "");
+        if (!image) {
+            return failed(image);
+        }
+        out.image = *image;
+        hasImage = !out.image.empty();
     }
-    out.image = *image;
-    if (fw::replacesImage(out.action) && out.image.empty()) {
+    if (fw::replacesImage(out.action) && !hasImage) {
         return fail(ErrorCode::InvalidArgument,
                     "action " + std::string(fw::toString(out.action)) + " needs an image");
     }
-    if (!fw::replacesImage(out.action) && !out.image.empty()) {
+    if (!fw::replacesImage(out.action) && hasImage) {
         return fail(ErrorCode::InvalidArgument,
                     "action activate uses the image already in the slot; give no image");
     }
@@ -119,6 +134,7 @@ Expected<Prepared> prepare(const fw::NvmeAdminFactory& nvme, const UpdateArgs& a
     request.action = args.action;
     request.systemDisk = device->holdsRootFilesystem();
     request.confirmSystemDisk = args.confirmSystemDisk;
+    request.imageSize = args.imageSize;
     if (!args.image.empty()) {
         auto size = imageSize(args.image);
         if (!size) {
@@ -176,7 +192,7 @@ Expected<Json> infoVerb(ProcessRunner& runner, const fw::NvmeAdminFactory& nvme,
 }
 
 Expected<Json> planVerb(const fw::NvmeAdminFactory& nvme, const Json& args) {
-    auto parsed = updateArgs(args);
+    auto parsed = updateArgs(args, true);
     if (!parsed) {
         return failed(parsed);
     }
@@ -189,7 +205,7 @@ Expected<Json> planVerb(const fw::NvmeAdminFactory& nvme, const Json& args) {
 
 Expected<Json> updateVerb(const fw::NvmeAdminFactory& nvme, const Json& args,
                           const VerbEvents& events) {
-    auto parsed = updateArgs(args);
+    auto parsed = updateArgs(args, false);
     if (!parsed) {
         return failed(parsed);
     }

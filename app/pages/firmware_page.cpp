@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -368,8 +369,21 @@ void FirmwarePage::startUpdate() {
         return;
     }
     m_updateResult->clear();
+    // The plan gets the image's size, read here with the user's own rights.
+    Json args = updateArgs();
+    if (args.contains("image")) {
+        const QFileInfo file(QString::fromStdString(args["image"].get<std::string>()));
+        if (!file.isFile() || !file.isReadable()) {
+            m_updateResult->setText(
+                tr("Cannot check the update: %1 is not a readable file.").arg(file.filePath()));
+            emit resultShown(QStringLiteral("firmware.plan"));
+            return;
+        }
+        args.erase("image");
+        args["image_size"] = static_cast<std::uint64_t>(file.size());
+    }
     m_status->setText(tr("Checking the update…"));
-    m_runner->call(QStringLiteral("firmware.plan"), updateArgs());
+    m_runner->call(QStringLiteral("firmware.plan"), args);
 }
 
 void FirmwarePage::showPlanAndMaybeUpdate(const Json& plan) {

@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
+#include <QTemporaryFile>
 
 #include "app/pages/firmware_page.h"
 #include "tests/gui/gui_support.h"
@@ -180,10 +181,24 @@ TEST_CASE("the firmware page reads and checks through the real helper") {
         asked = true;
         return false;
     });
+    // A missing image is refused here, before the helper.
     child<QLineEdit>(page, "image")->setText(QStringLiteral("/nonexistent/fw.bin"));
     shown.clear();
     page.startUpdate();
     REQUIRE(waitFor(shown, QStringLiteral("firmware.plan")));
-    CHECK(child<QLabel>(page, "updateResult")->text().contains(QStringLiteral("Cannot check")));
+    CHECK(child<QLabel>(page, "updateResult")->text().contains(QStringLiteral("not a readable")));
+    // A real image goes to the helper's firmware.plan, which refuses the absent drive.
+    QTemporaryFile image;
+    REQUIRE(image.open());
+    image.write(QByteArray(4096, '\x5a'));
+    image.flush();
+    child<QLineEdit>(page, "image")->setText(image.fileName());
+    shown.clear();
+    page.startUpdate();
+    REQUIRE(waitFor(shown, QStringLiteral("firmware.plan")));
+    const QString text = child<QLabel>(page, "updateResult")->text();
+    INFO(text.toStdString());
+    CHECK(text.contains(QStringLiteral("Cannot check the update")));
+    CHECK(text.contains(QStringLiteral("nvme0n1")));
     CHECK_FALSE(asked);
 }

@@ -76,10 +76,19 @@ TEST_CASE("firmware.update and firmware.plan refuse bad arguments before opening
     notDev["device"] = "/etc/passwd";
     notDev["image"] = "/nonexistent/fw.bin";
     cases.push_back({"not a /dev path", notDev, "/etc/passwd"});
-    for (const auto& verb : {"firmware.update", "firmware.plan"}) {
+    for (const std::string verb : {"firmware.update", "firmware.plan"}) {
         for (const auto& c : cases) {
             INFO(verb << ": " << c.name);
-            const Json request{{"id", 7}, {"verb", verb}, {"args", c.args}};
+            Json args = c.args;
+            // plan takes the image's size instead of its path.
+            if (verb == "firmware.plan" && args.contains("image")) {
+                if (args["image"] == "fw.bin") {
+                    continue; // a relative path cannot reach plan
+                }
+                args.erase("image");
+                args["image_size"] = 4096;
+            }
+            const Json request{{"id", 7}, {"verb", verb}, {"args", args}};
             const auto line = service.handleLine(request.dump());
             auto response = parseJson(line, "response");
             REQUIRE(response);
@@ -87,5 +96,12 @@ TEST_CASE("firmware.update and firmware.plan refuse bad arguments before opening
             CHECK_THAT((*response)["error"].dump(), Catch::Contains(c.message));
         }
     }
+    CHECK_FALSE(opened);
+    // plan never takes a path: a read verb must not stat files as root for its caller.
+    const Json withPath{{"id", 8}, {"verb", "firmware.plan"}, {"args", base}};
+    auto response = parseJson(service.handleLine(withPath.dump()), "response");
+    REQUIRE(response);
+    REQUIRE(response->contains("error"));
+    CHECK_THAT((*response)["error"].dump(), Catch::Contains("image"));
     CHECK_FALSE(opened);
 }
