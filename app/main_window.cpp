@@ -24,6 +24,7 @@
 #include "app/lab_drive_dialog.h"
 #include "app/models/drive_activity.h"
 #include "app/models/drive_list_model.h"
+#include "app/pages/firmware_page.h"
 #include "app/pages/health_page.h"
 #include "app/pages/maintenance_page.h"
 #include "app/pages/overview_page.h"
@@ -82,6 +83,7 @@ MainWindow::MainWindow(device::Discovery discovery, QWidget* parent)
     addPage(new PerformancePage, tr("Performance"));
     addPage(new SpareAreaPage(m_live), tr("Spare Area"));
     addPage(new MaintenancePage, tr("Maintenance"));
+    addPage(new FirmwarePage, tr("Firmware"));
 
     buildStatusBar();
     updateEmptyState();

@@ -8,6 +8,7 @@
 #include "cli/cli_context.h"
 #include "cli/commands.h"
 #include "cli/device_commands.h"
+#include "cli/firmware_commands.h"
 #include "cli/health_commands.h"
 #include "cli/lab_commands.h"
 #include "cli/lab_vm_commands.h"
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
     addLabVmCommands(app, context, commands);
     addPerfCommands(app, context, commands);
     addHealthCommands(app, context, commands);
+    addFirmwareCommands(app, context, commands);
 
     try {
         app.parse(argc, argv);

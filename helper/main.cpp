@@ -10,6 +10,7 @@
 #include "core/base/system_process_runner.h"
 #include "core/rpc/protocol.h"
 #include "helper/authorizer.h"
+#include "helper/firmware_verbs.h"
 #include "helper/helper_service.h"
 #include "helper/lab_verbs.h"
 #include "helper/line_reader.h"
@@ -52,6 +53,7 @@ int main(int argc, char** /*argv*/) {
     service.add(pingVerb(caller));
     addMaintenanceVerbs(service, runner, maintenance::erase::systemTransports());
     addSmartVerbs(service, runner);
+    addFirmwareVerbs(service, runner, systemNvmeAdmin());
     if (auto labContext = labContextFor(caller); labContext) {
         addLabVerbs(service, *labContext, runner);
         addOpVerbs(service, *labContext, runner);

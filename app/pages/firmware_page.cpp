@@ -1,0 +1,468 @@
+#include "app/pages/firmware_page.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "app/helper_caller.h"
+#include "app/theme.h"
+
+namespace ssdk::app {
+
+namespace {
+
+QString str(const Json& json, const char* key) {
+    return QString::fromStdString(json.value(key, std::string()));
+}
+
+QGroupBox* box(const QString& title, const QString& name) {
+    auto* group = new QGroupBox(title);
+    group->setObjectName(name);
+    return group;
+}
+
+QTableWidget* table(const QString& name, const QStringList& headers) {
+    auto* t = new QTableWidget(0, static_cast<int>(headers.size()));
+    t->setObjectName(name);
+    t->setHorizontalHeaderLabels(headers);
+    t->horizontalHeader()->setStretchLastSection(true);
+    t->verticalHeader()->hide();
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->setSelectionMode(QAbstractItemView::NoSelection);
+    t->setWordWrap(true);
+    return t;
+}
+
+QTableWidgetItem* item(const QString& text, bool greyed = false) {
+    auto* cell = new QTableWidgetItem(text);
+    if (greyed) {
+        cell->setForeground(theme::kMutedText);
+    }
+    return cell;
+}
+
+QString yesNo(bool value) {
+    return value ? QObject::tr("yes") : QObject::tr("no");
+}
+
+} // namespace
+
+FirmwarePage::FirmwarePage(QWidget* parent)
+    : DevicePage(parent) {
+    m_runner = new HelperCaller(this);
+    connect(m_runner, &HelperCaller::finished, this,
+            [this](const QString& verb, const HelperCaller::Outcome& outcome) {
+                helperFinished(verb, outcome.ok, outcome.error, outcome.result);
+            });
+    connect(m_runner, &HelperCaller::progress, this,
+            [this](const QString&, double fraction, const QString& text) {
+                m_progress->show();
+                showFraction(m_progress, fraction);
+                m_status->setText(text);
+            });
+    m_confirm = [this](const Json& plan) {
+        QString text = tr("Update the firmware of %1?\n\n%2\n\n")
+                           .arg(m_device ? QString::fromStdString(m_device->path) : QString(),
+                                str(plan, "reset_account"));
+        for (const auto& reminder : plan.value("reminders", Json::array())) {
+            text += QStringLiteral("• ") + QString::fromStdString(reminder.get<std::string>()) +
+                    QLatin1Char('\n');
+        }
+        return QMessageBox::warning(this, tr("Update firmware"), text,
+                                    QMessageBox::Yes | QMessageBox::Cancel,
+                                    QMessageBox::Cancel) == QMessageBox::Yes;
+    };
+
+    auto* content = new QWidget;
+    auto* layout = new QVBoxLayout(content);
+    m_identity = new QLabel;
+    m_identity->setObjectName(QStringLiteral("firmware.identity"));
+    m_identity->setWordWrap(true);
+    m_identity->setTextFormat(Qt::RichText);
+    layout->addWidget(m_identity);
+    layout->addWidget(buildSlotsBox());
+    layout->addWidget(buildIssuesBox());
+    layout->addWidget(buildPathsBox());
+    layout->addWidget(buildUpdateBox());
+    layout->addStretch();
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(content);
+
+    m_progress = new QProgressBar;
+    m_progress->setObjectName(QStringLiteral("firmware.progress"));
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumHeight(8);
+    m_progress->hide();
+    m_status = new QLabel;
+    m_status->setObjectName(QStringLiteral("firmware.status"));
+    m_status->setProperty("role", QStringLiteral("muted"));
+    m_status->setWordWrap(true);
+
+    auto* outer = new QVBoxLayout(this);
+    outer->addWidget(scroll, 1);
+    outer->addWidget(m_progress);
+    outer->addWidget(m_status);
+    updateButtons();
+}
+
+QGroupBox* FirmwarePage::buildSlotsBox() {
+    auto* group = box(tr("Firmware slots"), QStringLiteral("firmware.slotsBox"));
+    auto* layout = new QVBoxLayout(group);
+    m_caps = new QLabel;
+    m_caps->setObjectName(QStringLiteral("firmware.caps"));
+    m_caps->setWordWrap(true);
+    layout->addWidget(m_caps);
+    m_slots = table(QStringLiteral("firmware.slots"), {tr("Slot"), tr("Revision"), tr("State")});
+    m_slots->setMinimumHeight(120);
+    m_slots->setColumnWidth(0, 60);
+    m_slots->setColumnWidth(1, 160);
+    layout->addWidget(m_slots);
+    return group;
+}
+
+QGroupBox* FirmwarePage::buildIssuesBox() {
+    auto* group = box(tr("Known firmware problems"), QStringLiteral("firmware.issuesBox"));
+    auto* layout = new QVBoxLayout(group);
+    m_issues = new QLabel;
+    m_issues->setObjectName(QStringLiteral("firmware.issues"));
+    m_issues->setWordWrap(true);
+    m_issues->setTextFormat(Qt::RichText);
+    m_issues->setOpenExternalLinks(true);
+    layout->addWidget(m_issues);
+    return group;
+}
+
+QGroupBox* FirmwarePage::buildPathsBox() {
+    auto* group = box(tr("Update paths"), QStringLiteral("firmware.pathsBox"));
+    auto* layout = new QVBoxLayout(group);
+    m_paths = table(QStringLiteral("firmware.paths"), {tr("Path"), tr("Offered"), tr("Why")});
+    m_paths->setMinimumHeight(175);
+    m_paths->setColumnWidth(0, 250);
+    m_paths->setColumnWidth(1, 70);
+    layout->addWidget(m_paths);
+    return group;
+}
+
+QGroupBox* FirmwarePage::buildUpdateBox() {
+    auto* group = box(tr("Update from image…"), QStringLiteral("firmware.updateBox"));
+    auto* layout = new QVBoxLayout(group);
+    auto* note = new QLabel(tr("Only an NVMe firmware image the drive's vendor published for "
+                               "this exact model. SSD Keeper checks power, image size and "
+                               "alignment and the slot before anything is sent."));
+    note->setWordWrap(true);
+    note->setProperty("role", QStringLiteral("muted"));
+    layout->addWidget(note);
+    auto* imageRow = new QHBoxLayout;
+    m_image = new QLineEdit;
+    m_image->setObjectName(QStringLiteral("firmware.image"));
+    m_image->setPlaceholderText(tr("Firmware image file"));
+    m_browse = new QPushButton(tr("Browse…"));
+    m_browse->setObjectName(QStringLiteral("firmware.browse"));
+    connect(m_browse, &QPushButton::clicked, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(this, tr("Firmware image"));
+        if (!file.isEmpty()) {
+            m_image->setText(file);
+        }
+    });
+    imageRow->addWidget(new QLabel(tr("Image:")));
+    imageRow->addWidget(m_image, 1);
+    imageRow->addWidget(m_browse);
+    layout->addLayout(imageRow);
+    auto* row = new QHBoxLayout;
+    m_slot = new QSpinBox;
+    m_slot->setObjectName(QStringLiteral("firmware.slot"));
+    m_slot->setRange(1, 7);
+    m_slot->setValue(2);
+    m_action = new QComboBox;
+    m_action->setObjectName(QStringLiteral("firmware.action"));
+    m_action->addItem(tr("Store and activate at the next reset"),
+                      QStringLiteral("replace-activate"));
+    m_action->addItem(tr("Store only"), QStringLiteral("replace"));
+    m_action->addItem(tr("Activate the image already in the slot"), QStringLiteral("activate"));
+    m_action->addItem(tr("Store and activate now (no reset)"), QStringLiteral("activate-now"));
+    connect(m_action, &QComboBox::currentIndexChanged, this, &FirmwarePage::updateButtons);
+    row->addWidget(new QLabel(tr("Slot:")));
+    row->addWidget(m_slot);
+    row->addWidget(new QLabel(tr("Action:")));
+    row->addWidget(m_action, 1);
+    layout->addLayout(row);
+    m_systemDisk = new QCheckBox(tr("This drive holds the running system: update it anyway"));
+    m_systemDisk->setObjectName(QStringLiteral("firmware.confirmSystemDisk"));
+    m_systemDisk->setVisible(false);
+    layout->addWidget(m_systemDisk);
+    m_updateButton = new QPushButton(tr("Check and update…"));
+    m_updateButton->setObjectName(QStringLiteral("firmware.updateButton"));
+    connect(m_updateButton, &QPushButton::clicked, this, &FirmwarePage::startUpdate);
+    connect(m_image, &QLineEdit::textChanged, this, &FirmwarePage::updateButtons);
+    layout->addWidget(m_updateButton, 0, Qt::AlignLeft);
+    m_updateResult = new QLabel;
+    m_updateResult->setObjectName(QStringLiteral("firmware.updateResult"));
+    m_updateResult->setWordWrap(true);
+    layout->addWidget(m_updateResult);
+    return group;
+}
+
+void FirmwarePage::setConfirmHandler(std::function<bool(const Json&)> handler) {
+    m_confirm = std::move(handler);
+}
+
+void FirmwarePage::setDevice(const device::Device* device) {
+    const bool same = device != nullptr && m_device && m_device->path == device->path;
+    m_device = device != nullptr ? std::optional<device::Device>(*device) : std::nullopt;
+    if (same) {
+        return; // a rescan of the same drive: the firmware did not change
+    }
+    m_imagePathOffered = false;
+    m_slots->setRowCount(0);
+    m_paths->setRowCount(0);
+    m_caps->clear();
+    m_issues->clear();
+    m_updateResult->clear();
+    m_systemDisk->setVisible(m_device && m_device->holdsRootFilesystem());
+    m_identity->setText(m_device ? tr("<b>%1</b> — %2")
+                                       .arg(QString::fromStdString(m_device->path),
+                                            QString::fromStdString(m_device->model))
+                                 : tr("Select a drive."));
+    refresh();
+    updateButtons();
+}
+
+void FirmwarePage::refresh() {
+    if (!m_device) {
+        return;
+    }
+    if (m_runner->isBusy()) {
+        m_refreshPending = true;
+        return;
+    }
+    m_status->setText(
+        tr("Reading the firmware of %1…").arg(QString::fromStdString(m_device->path)));
+    m_runner->call(QStringLiteral("firmware.info"), Json{{"device", m_device->path}});
+}
+
+void FirmwarePage::showInfo(const Json& info) {
+    const QString revision = str(info, "revision");
+    m_identity->setText(
+        tr("<b>%1</b> — %2 — firmware <b>%3</b>")
+            .arg(str(info, "device"), str(info, "model").toHtmlEscaped(),
+                 revision.isEmpty() ? tr("not reported") : revision.toHtmlEscaped()));
+    const Json& nvme = info.contains("nvme") ? info["nvme"] : Json();
+    const Json& log = info.contains("slot_log") ? info["slot_log"] : Json();
+    m_slots->setRowCount(0);
+    if (nvme.is_object()) {
+        m_caps->setText(
+            tr("%1 slot(s); slot 1 read-only: %2; activation without reset: %3; Firmware "
+               "Download/Commit: %4; download chunk %5 KiB%6")
+                .arg(nvme.value("slots", 0))
+                .arg(yesNo(nvme.value("slot1_read_only", false)),
+                     yesNo(nvme.value("activation_without_reset", false)),
+                     yesNo(nvme.value("download_commit_supported", false)))
+                .arg(nvme.value("chunk_bytes", 0U) / 1024)
+                .arg(nvme.value("granularity_stated", false) ? tr(" (FWUG)")
+                                                             : tr(" (FWUG not stated)")));
+        m_slot->setMaximum(std::max(1, nvme.value("slots", 1)));
+    } else if (const Json& ata = info.value("ata_microcode", Json()); ata.is_object()) {
+        QStringList modes;
+        for (const auto& mode : ata.value("modes", Json::array())) {
+            modes << QString::fromStdString(mode.get<std::string>());
+        }
+        m_caps->setText(
+            ata.value("supported", false)
+                ? tr("ATA DOWNLOAD MICROCODE modes: %1").arg(modes.join(QStringLiteral("; ")))
+                : tr("The drive does not support ATA DOWNLOAD MICROCODE."));
+    } else {
+        const QString why = str(info, "nvme_error");
+        m_caps->setText(why.isEmpty() ? tr("This drive reports no firmware slots.")
+                                      : tr("Firmware slots unavailable: %1").arg(why));
+    }
+    if (log.is_object()) {
+        for (const auto& slot : log["slots"]) {
+            QStringList state;
+            if (slot.value("active", false)) {
+                state << tr("active");
+            }
+            if (slot.value("next_reset", false)) {
+                state << tr("active after the next reset");
+            }
+            if (slot.value("read_only", false)) {
+                state << tr("read-only");
+            }
+            const int row = m_slots->rowCount();
+            m_slots->insertRow(row);
+            const QString rev = str(slot, "revision");
+            m_slots->setItem(row, 0, item(QString::number(slot.value("slot", 0))));
+            m_slots->setItem(row, 1, item(rev.isEmpty() ? tr("(empty)") : rev, rev.isEmpty()));
+            m_slots->setItem(row, 2, item(state.join(QStringLiteral(", "))));
+        }
+    }
+    const Json issues = info.value("known_issues", Json::array());
+    if (issues.empty()) {
+        m_issues->setText(tr("None known for this model and revision (SSD Keeper's catalog and "
+                             "smartctl's drive database)."));
+    } else {
+        QString html;
+        for (const auto& issue : issues) {
+            const QString source = str(issue, "source");
+            const QString link =
+                source.startsWith(QLatin1String("http"))
+                    ? QStringLiteral("<a href=\"%1\">%1</a>").arg(source.toHtmlEscaped())
+                    : source.toHtmlEscaped();
+            html += QStringLiteral("<p><span style=\"color:%1\"><b>%2</b></span><br>")
+                        .arg(theme::kError.name(), str(issue, "problem").toHtmlEscaped());
+            if (!str(issue, "fixed_revision").isEmpty()) {
+                html += tr("Fixed in firmware <b>%1</b>. ")
+                            .arg(str(issue, "fixed_revision").toHtmlEscaped());
+            }
+            html += tr("Source: %1</p>").arg(link);
+        }
+        m_issues->setText(html);
+    }
+    m_paths->setRowCount(0);
+    m_imagePathOffered = false;
+    for (const auto& path : info.value("update_paths", Json::array())) {
+        const bool offered = path.value("available", false);
+        if (str(path, "id") == QLatin1String("nvme-image")) {
+            m_imagePathOffered = offered;
+        }
+        const int row = m_paths->rowCount();
+        m_paths->insertRow(row);
+        m_paths->setItem(row, 0, item(str(path, "title"), !offered));
+        m_paths->setItem(row, 1, item(yesNo(offered), !offered));
+        m_paths->setItem(row, 2, item(str(path, "reason"), !offered));
+    }
+    m_paths->resizeRowsToContents();
+    m_slots->resizeRowsToContents();
+    updateButtons();
+}
+
+Json FirmwarePage::updateArgs() const {
+    const QString action = m_action->currentData().toString();
+    Json args{{"device", m_device ? m_device->path : std::string()},
+              {"slot", m_slot->value()},
+              {"action", action.toStdString()},
+              {"confirm_system_disk", m_systemDisk->isVisible() && m_systemDisk->isChecked()}};
+    if (action != QLatin1String("activate")) {
+        args["image"] = m_image->text().trimmed().toStdString();
+    }
+    return args;
+}
+
+void FirmwarePage::startUpdate() {
+    if (!m_device || m_runner->isBusy()) {
+        return;
+    }
+    m_updateResult->clear();
+    // The plan gets the image's size, read here with the user's own rights.
+    Json args = updateArgs();
+    if (args.contains("image")) {
+        const QFileInfo file(QString::fromStdString(args["image"].get<std::string>()));
+        if (!file.isFile() || !file.isReadable()) {
+            m_updateResult->setText(
+                tr("Cannot check the update: %1 is not a readable file.").arg(file.filePath()));
+            emit resultShown(QStringLiteral("firmware.plan"));
+            return;
+        }
+        args.erase("image");
+        args["image_size"] = static_cast<std::uint64_t>(file.size());
+    }
+    m_status->setText(tr("Checking the update…"));
+    m_runner->call(QStringLiteral("firmware.plan"), args);
+}
+
+void FirmwarePage::showPlanAndMaybeUpdate(const Json& plan) {
+    QStringList lines;
+    for (const auto& check : plan.value("checks", Json::array())) {
+        lines << QStringLiteral("%1 %2: %3")
+                     .arg(check.value("passed", false) ? QStringLiteral("✔") : QStringLiteral("✘"),
+                          str(check, "name"), str(check, "detail"));
+    }
+    if (!plan.value("allowed", false)) {
+        m_updateResult->setText(
+            tr("Refused — %1\n%2").arg(str(plan, "refusal"), lines.join(QLatin1Char('\n'))));
+        m_status->clear();
+        return;
+    }
+    m_updateResult->setText(lines.join(QLatin1Char('\n')));
+    if (!m_confirm || !m_confirm(plan)) {
+        m_status->setText(tr("Update cancelled; nothing was sent to the drive."));
+        return;
+    }
+    m_progress->show();
+    showFraction(m_progress, 0.0);
+    m_status->setText(tr("Updating the firmware; keep the machine powered…"));
+    m_runner->call(QStringLiteral("firmware.update"), updateArgs());
+}
+
+void FirmwarePage::helperFinished(const QString& verb, bool ok, const QString& error,
+                                  const Json& result) {
+    if (verb == QLatin1String("firmware.info")) {
+        if (ok) {
+            showInfo(result);
+            m_status->clear();
+        } else {
+            m_caps->setText(tr("The firmware could not be read: %1").arg(error));
+            m_status->clear();
+        }
+    } else if (verb == QLatin1String("firmware.plan")) {
+        if (ok) {
+            showPlanAndMaybeUpdate(result);
+        } else {
+            m_updateResult->setText(tr("Cannot check the update: %1").arg(error));
+            m_status->clear();
+        }
+    } else if (verb == QLatin1String("firmware.update")) {
+        m_progress->hide();
+        if (ok) {
+            const Json& outcome = result["result"];
+            m_updateResult->setText(
+                tr("Firmware committed. %1%2")
+                    .arg(str(outcome, "account"),
+                         outcome.value("reset_needed", false)
+                             ? tr("\nA reset is needed before the drive runs it.")
+                             : QString()));
+            m_status->clear();
+            m_refreshPending = true;
+        } else {
+            m_updateResult->setText(tr("The update failed: %1").arg(error));
+            m_status->clear();
+        }
+    }
+    emit resultShown(verb);
+    if (m_refreshPending && !m_runner->isBusy()) {
+        m_refreshPending = false;
+        refresh();
+    }
+    updateButtons();
+}
+
+void FirmwarePage::updateButtons() {
+    const bool activate = m_action->currentData().toString() == QLatin1String("activate");
+    m_image->setEnabled(!activate);
+    m_browse->setEnabled(!activate);
+    const bool ready = m_device && m_imagePathOffered && !m_runner->isBusy() &&
+                       (activate || !m_image->text().trimmed().isEmpty());
+    m_updateButton->setEnabled(ready);
+    m_updateButton->setToolTip(m_imagePathOffered
+                                   ? QString()
+                                   : tr("The NVMe image path is not offered for this drive; "
+                                        "see Update paths for why."));
+}
+
+} // namespace ssdk::app

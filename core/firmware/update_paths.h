@@ -1,0 +1,78 @@
+#pragma once
+// The ways a drive's firmware can be updated, each behind one interface whose probe() says
+// whether it is offered for this drive and, when not, why. A path that cannot be proven safe
+// on the drive is not offered.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/base/json.h"
+#include "core/base/process_runner.h"
+#include "core/device/device.h"
+#include "core/firmware/ata_microcode.h"
+#include "core/firmware/nvme_firmware.h"
+
+namespace ssdk::firmware {
+
+// What probing found out about the drive, shared by the paths.
+struct DriveFirmwareFacts {
+    const device::Device* device = nullptr;
+    std::string model, serial, revision;
+    std::optional<NvmeFirmwareCaps> nvme;
+    std::optional<NvmeSlotLog> slots;
+    std::string nvmeError; // why the NVMe facts are missing
+    std::optional<AtaMicrocode> ata;
+};
+
+struct FwupdRelease {
+    std::string version, summary, uri;
+};
+
+struct PathStatus {
+    std::string id;    // "nvme-image", "fwupd", "ata-microcode"
+    std::string title; // for people
+    bool available = false;
+    std::string reason; // why not available, or what it offers
+    std::string fwupdDeviceId;
+    std::vector<FwupdRelease> releases;
+};
+
+class UpdatePath {
+public:
+    virtual ~UpdatePath() = default;
+    virtual PathStatus probe(const DriveFirmwareFacts& facts) = 0;
+};
+
+// The NVMe Firmware Download/Commit path for an image the user supplies.
+class NvmeImagePath final : public UpdatePath {
+public:
+    PathStatus probe(const DriveFirmwareFacts& facts) override;
+};
+
+// ATA DOWNLOAD MICROCODE: reported, never offered (vendor images are wrapped in vendor tools
+// that check model and revision; SSD Keeper cannot prove an image is safe for the drive).
+class AtaMicrocodePath final : public UpdatePath {
+public:
+    PathStatus probe(const DriveFirmwareFacts& facts) override;
+};
+
+// fwupd through its command-line client: `fwupdmgr get-devices --json` to find the drive,
+// `fwupdmgr get-releases ID --json` for the releases LVFS has for it.
+class FwupdPath final : public UpdatePath {
+public:
+    explicit FwupdPath(ProcessRunner& runner)
+        : m_runner(runner) {}
+    PathStatus probe(const DriveFirmwareFacts& facts) override;
+
+private:
+    ProcessRunner& m_runner;
+};
+
+// The three paths above with runner for fwupd.
+std::vector<PathStatus> probeAllPaths(const DriveFirmwareFacts& facts, ProcessRunner& runner);
+
+Json toJson(const PathStatus& status);
+
+} // namespace ssdk::firmware

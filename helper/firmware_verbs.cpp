@@ -1,0 +1,257 @@
+#include "helper/firmware_verbs.h"
+
+#include <fstream>
+#include <sys/stat.h>
+
+#include "core/base/sysfs_root.h"
+#include "core/firmware/info.h"
+#include "core/firmware/nvme_update.h"
+#include "core/firmware/platform/linux/libnvme_admin.h"
+#include "core/smart/drivedb.h"
+#include "helper/validation.h"
+
+namespace ssdk::helper {
+
+namespace {
+
+namespace fw = firmware;
+
+constexpr std::size_t kMaxPath = 4096;
+constexpr DeviceRules kFirmwareRules{.allowMounted = true, .allowSystemDisk = true};
+
+template <typename T> std::unexpected<Error> failed(const Expected<T>& result) {
+    return std::unexpected(result.error());
+}
+
+struct UpdateArgs {
+    std::string device;
+    std::string image;           // update: the file (empty for activate)
+    std::uint64_t imageSize = 0; // plan: the size the client read itself
+    std::uint8_t slot = 0;
+    fw::CommitAction action = fw::CommitAction::ReplaceActivate;
+    bool confirmSystemDisk = false;
+};
+
+// Validates everything that does not need the device, so malformed requests never reach it.
+// A plan takes the image's size, not its path: a read verb anyone may call must not stat
+// files for them as root.
+Expected<UpdateArgs> updateArgs(const Json& args, bool plan) {
+    const char* imageKey = plan ? "image_size" : "image";
+    if (auto keys =
+            requireOnlyKeys(args, {"device", imageKey, "slot", "action", "confirm_system_disk"});
+        !keys) {
+        return failed(keys);
+    }
+    UpdateArgs out;
+    auto device = stringArg(args, "device", kMaxPath);
+    if (!device) {
+        return failed(device);
+    }
+    out.device = *device;
+    auto slot = unsignedArg(args, "slot");
+    if (!slot) {
+        return failed(slot);
+    }
+    if (*slot < 1 || *slot > 7) {
+        return fail(ErrorCode::InvalidArgument, "argument 'slot' must be 1-7");
+    }
+    out.slot = static_cast<std::uint8_t>(*slot);
+    auto actionText = stringArg(args, "action", 32);
+    if (!actionText) {
+        return failed(actionText);
+    }
+    auto action = fw::commitActionFromString(*actionText);
+    if (!action) {
+        return fail(ErrorCode::InvalidArgument, "argument 'action' must be replace, "
+                                                "replace-activate, activate or activate-now");
+    }
+    out.action = *action;
+    bool hasImage = false;
+    if (plan) {
+        auto size = unsignedArg(args, "image_size", 0);
+        if (!size) {
+            return failed(size);
+        }
+        out.imageSize = *size;
+        hasImage = args.contains("image_size");
+    } else {
+        auto image = stringArg(args, "image", kMaxPath, "");
+        if (!image) {
+            return failed(image);
+        }
+        out.image = *image;
+        hasImage = !out.image.empty();
+    }
+    if (fw::replacesImage(out.action) && !hasImage) {
+        return fail(ErrorCode::InvalidArgument,
+                    "action " + std::string(fw::toString(out.action)) + " needs an image");
+    }
+    if (!fw::replacesImage(out.action) && hasImage) {
+        return fail(ErrorCode::InvalidArgument,
+                    "action activate uses the image already in the slot; give no image");
+    }
+    if (!out.image.empty() && !out.image.starts_with("/")) {
+        return fail(ErrorCode::InvalidArgument, "argument 'image' must be an absolute path");
+    }
+    if (args.contains("confirm_system_disk")) {
+        if (!args["confirm_system_disk"].is_boolean()) {
+            return fail(ErrorCode::InvalidArgument,
+                        "argument 'confirm_system_disk' must be true or false");
+        }
+        out.confirmSystemDisk = args["confirm_system_disk"].get<bool>();
+    }
+    return out;
+}
+
+Expected<std::uint64_t> imageSize(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        return failErrno(errno, "reading the image " + path);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        return fail(ErrorCode::InvalidArgument, path + " is not a regular file");
+    }
+    return static_cast<std::uint64_t>(st.st_size);
+}
+
+struct Prepared {
+    fw::UpdatePlan plan;
+    std::unique_ptr<fw::NvmeAdmin> admin;
+};
+
+Expected<Prepared> prepare(const fw::NvmeAdminFactory& nvme, const UpdateArgs& args) {
+    auto device = validateBlockDevice(args.device, kFirmwareRules);
+    if (!device) {
+        return failed(device);
+    }
+    if (device->bus != device::Bus::Nvme) {
+        return fail(ErrorCode::Unsupported,
+                    device->path + " is not an NVMe drive; SSD Keeper updates only NVMe "
+                                   "firmware from an image");
+    }
+    fw::UpdateRequest request;
+    request.slot = args.slot;
+    request.action = args.action;
+    request.systemDisk = device->holdsRootFilesystem();
+    request.confirmSystemDisk = args.confirmSystemDisk;
+    request.imageSize = args.imageSize;
+    if (!args.image.empty()) {
+        auto size = imageSize(args.image);
+        if (!size) {
+            return failed(size);
+        }
+        request.imageSize = *size;
+    }
+    auto admin = nvme(device->path);
+    if (!admin) {
+        return failed(admin);
+    }
+    auto caps = fw::readFirmwareCaps(**admin);
+    if (!caps) {
+        return failed(caps);
+    }
+    auto slots = fw::readSlotLog(**admin);
+    if (!slots) {
+        return failed(slots);
+    }
+    Prepared prepared;
+    prepared.plan = fw::planNvmeUpdate(*caps, *slots, request, fw::readPowerState(SysfsRoot()));
+    prepared.admin = std::move(*admin);
+    return prepared;
+}
+
+Expected<Json> infoVerb(ProcessRunner& runner, const fw::NvmeAdminFactory& nvme, const Json& args) {
+    if (auto keys = requireOnlyKeys(args, {"device"}); !keys) {
+        return failed(keys);
+    }
+    auto path = stringArg(args, "device", kMaxPath);
+    if (!path) {
+        return failed(path);
+    }
+    auto device = validateBlockDevice(*path, kFirmwareRules);
+    if (!device) {
+        return failed(device);
+    }
+    std::string catalogError;
+    auto catalog = fw::KnownIssueCatalog::load(fw::defaultCatalogPath());
+    if (!catalog) {
+        catalogError = catalog.error().describe();
+    }
+    auto db = smart::DriveDatabase::load();
+    if (!db) {
+        catalogError += (catalogError.empty() ? "" : "; ") + db.error().describe();
+    }
+    fw::InfoSources sources;
+    sources.nvme = nvme;
+    sources.runner = &runner;
+    sources.catalog = catalog ? &*catalog : nullptr;
+    sources.driveDb = db ? &*db : nullptr;
+    auto info = fw::readFirmwareInfo(*device, SysfsRoot(), sources);
+    info.catalogError = catalogError;
+    return fw::toJson(info);
+}
+
+Expected<Json> planVerb(const fw::NvmeAdminFactory& nvme, const Json& args) {
+    auto parsed = updateArgs(args, true);
+    if (!parsed) {
+        return failed(parsed);
+    }
+    auto prepared = prepare(nvme, *parsed);
+    if (!prepared) {
+        return failed(prepared);
+    }
+    return fw::toJson(prepared->plan);
+}
+
+Expected<Json> updateVerb(const fw::NvmeAdminFactory& nvme, const Json& args,
+                          const VerbEvents& events) {
+    auto parsed = updateArgs(args, false);
+    if (!parsed) {
+        return failed(parsed);
+    }
+    auto prepared = prepare(nvme, *parsed);
+    if (!prepared) {
+        return failed(prepared);
+    }
+    if (!prepared->plan.allowed()) {
+        return fail(ErrorCode::InvalidArgument,
+                    "the update is refused: " + prepared->plan.refusal());
+    }
+    std::vector<std::uint8_t> image;
+    if (!parsed->image.empty()) {
+        std::ifstream in(parsed->image, std::ios::binary);
+        image.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        if (!in.good() && !in.eof()) {
+            return fail(ErrorCode::Io, "reading the image " + parsed->image + " failed");
+        }
+    }
+    auto result = fw::runNvmeUpdate(
+        *prepared->admin, prepared->plan, image, [&](double fraction, const std::string& text) {
+            events("progress", Json{{"fraction", fraction}, {"text", text}});
+        });
+    if (!result) {
+        return failed(result);
+    }
+    return Json{{"plan", fw::toJson(prepared->plan)}, {"result", fw::toJson(*result)}};
+}
+
+} // namespace
+
+fw::NvmeAdminFactory systemNvmeAdmin() {
+    return [](const std::string& path) { return fw::LibnvmeAdmin::open(path); };
+}
+
+void addFirmwareVerbs(HelperService& service, ProcessRunner& runner, fw::NvmeAdminFactory nvme) {
+    service.add(Verb{"firmware.info", "io.github.ssdkeeper.firmware.info", Grade::Read,
+                     [&runner, nvme](const Json& args, const VerbEvents&) {
+                         return infoVerb(runner, nvme, args);
+                     }});
+    service.add(Verb{"firmware.plan", "io.github.ssdkeeper.firmware.plan", Grade::Read,
+                     [nvme](const Json& args, const VerbEvents&) { return planVerb(nvme, args); }});
+    service.add(Verb{"firmware.update", "io.github.ssdkeeper.firmware.update", Grade::Destroy,
+                     [nvme](const Json& args, const VerbEvents& events) {
+                         return updateVerb(nvme, args, events);
+                     }});
+}
+
+} // namespace ssdk::helper

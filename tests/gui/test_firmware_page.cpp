@@ -1,0 +1,204 @@
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryFile>
+
+#include "app/pages/firmware_page.h"
+#include "tests/gui/gui_support.h"
+
+using namespace ssdk;
+using namespace ssdk::app;
+
+namespace {
+
+template <typename T> T* child(QWidget& parent, const char* name) {
+    auto* widget = parent.findChild<T*>(QStringLiteral("firmware.") + name);
+    REQUIRE(widget != nullptr);
+    return widget;
+}
+
+void screenshot(QWidget& widget, const char* file) {
+    if (const char* dir = std::getenv("SSDK_SCREENSHOT_DIR")) {
+        for (int i = 0; i < 5; ++i) {
+            QApplication::processEvents();
+        }
+        widget.grab().save(QString::fromUtf8(dir) + QLatin1Char('/') + QLatin1String(file));
+    }
+}
+
+Json readJson(const std::string& file) {
+    std::ifstream in(file);
+    REQUIRE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    auto json = parseJson(text.str(), file);
+    REQUIRE(json);
+    return *json;
+}
+
+// What ssdkeeperctl --json firmware printed for the QEMU lab's emulated NVMe drive.
+Json qemuNvmeInfo() {
+    return readJson(std::string(SSDK_TEST_DATA_DIR) + "/firmware/qemu-nvme-info.json");
+}
+
+bool waitFor(QSignalSpy& spy, const QString& verb, int ms = 60000) {
+    for (int waited = 0; waited < ms; waited += 200) {
+        for (const auto& args : spy) {
+            if (args.at(0).toString() == verb) {
+                return true;
+            }
+        }
+        spy.wait(200);
+    }
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("the firmware page shows the QEMU NVMe slot log and why no update path is offered") {
+    ssdk::app::test::application();
+    FirmwarePage page;
+    page.resize(900, 860);
+    page.show();
+    page.showInfo(qemuNvmeInfo());
+    auto* slotTable = child<QTableWidget>(page, "slots");
+    REQUIRE(slotTable->rowCount() == 1);
+    CHECK(slotTable->item(0, 1)->text() == QStringLiteral("1.0"));
+    CHECK(slotTable->item(0, 2)->text().contains(QStringLiteral("active")));
+    CHECK(slotTable->item(0, 2)->text().contains(QStringLiteral("read-only")));
+    // QEMU's Identify Controller revision is its own version; the slot holds "1.0".
+    CHECK(child<QLabel>(page, "identity")->text().contains(QStringLiteral("7.2.22")));
+    CHECK(child<QLabel>(page, "issues")->text().contains(QStringLiteral("None known")));
+    auto* paths = child<QTableWidget>(page, "paths");
+    REQUIRE(paths->rowCount() == 3);
+    CHECK(paths->item(0, 1)->text() == QStringLiteral("no"));
+    CHECK(paths->item(0, 2)->text().contains(QStringLiteral("OACS")));
+    child<QLineEdit>(page, "image")->setText(QStringLiteral("/tmp/fw.bin"));
+    CHECK_FALSE(child<QPushButton>(page, "updateButton")->isEnabled());
+    screenshot(page, "firmware-qemu-nvme.png");
+}
+
+TEST_CASE("a known firmware problem is shown with its source link and the image path offered") {
+    ssdk::app::test::application();
+    // The Samsung 980 PRO entry of the shipped catalog, as firmware.info reports a match.
+    const Json catalog =
+        readJson(std::string(SSDK_TEST_DATA_DIR) + "/../../resources/firmware/known-issues.json");
+    Json entry;
+    for (const auto& issue : catalog["issues"]) {
+        if (issue["fixed"] == "5B2QGXA7") {
+            entry = issue;
+        }
+    }
+    REQUIRE(entry.is_object());
+    Json info = qemuNvmeInfo();
+    info["device"] = "/dev/nvme1n1";
+    info["model"] = "Samsung SSD 980 PRO 2TB";
+    info["revision"] = "3B2QGXA7";
+    info["nvme"]["download_commit_supported"] = true;
+    info["nvme"]["slots"] = 3;
+    info["nvme"]["activation_without_reset"] = true;
+    info["slot_log"]["slots"] = Json::array({Json{{"slot", 1},
+                                                  {"revision", "1B2QGXA7"},
+                                                  {"active", false},
+                                                  {"next_reset", false},
+                                                  {"read_only", true}},
+                                             Json{{"slot", 2},
+                                                  {"revision", "3B2QGXA7"},
+                                                  {"active", true},
+                                                  {"next_reset", false},
+                                                  {"read_only", false}},
+                                             Json{{"slot", 3},
+                                                  {"revision", ""},
+                                                  {"active", false},
+                                                  {"next_reset", false},
+                                                  {"read_only", false}}});
+    info["slot_log"]["active_slot"] = 2;
+    info["known_issues"] = Json::array({Json{{"origin", "catalog"},
+                                             {"problem", entry["problem"]},
+                                             {"fixed_revision", entry["fixed"]},
+                                             {"source", entry["source"]}}});
+    info["update_paths"][0]["available"] = true;
+    info["update_paths"][0]["reason"] =
+        "3 slots (slot 1 read-only); downloads in chunks of 4 KiB (no granularity stated); "
+        "activation without reset is supported";
+    FirmwarePage page;
+    page.resize(900, 980);
+    page.show();
+    // The selected drive (the helper cannot read it here); then the answer to show.
+    QSignalSpy shown(&page, &FirmwarePage::resultShown);
+    device::Device disk = ssdk::app::test::nvmeSystemDisk();
+    disk.name = "nvme1n1";
+    disk.path = "/dev/nvme1n1";
+    disk.model = "Samsung SSD 980 PRO 2TB";
+    disk.partitions.clear();
+    disk.mounts.clear();
+    page.setDevice(&disk);
+    REQUIRE(waitFor(shown, QStringLiteral("firmware.info")));
+    CHECK_FALSE(child<QCheckBox>(page, "confirmSystemDisk")->isVisibleTo(&page));
+    page.showInfo(info);
+    const QString issues = child<QLabel>(page, "issues")->text();
+    CHECK(issues.contains(QStringLiteral("5B2QGXA7")));
+    CHECK(issues.contains(QStringLiteral("<a href=")));
+    CHECK(child<QTableWidget>(page, "slots")->rowCount() == 3);
+    auto* button = child<QPushButton>(page, "updateButton");
+    CHECK_FALSE(button->isEnabled()); // no image chosen yet
+    child<QLineEdit>(page, "image")->setText(QStringLiteral("/tmp/980pro-5B2QGXA7.bin"));
+    CHECK(button->isEnabled());
+    // "Activate" needs no image: the image field is disabled.
+    auto* action = child<QComboBox>(page, "action");
+    action->setCurrentIndex(action->findData(QStringLiteral("activate")));
+    CHECK_FALSE(child<QLineEdit>(page, "image")->isEnabled());
+    action->setCurrentIndex(action->findData(QStringLiteral("replace-activate")));
+    screenshot(page, "firmware-known-issue.png");
+}
+
+TEST_CASE("the firmware page reads and checks through the real helper") {
+    ssdk::app::test::application();
+    FirmwarePage page;
+    QSignalSpy shown(&page, &FirmwarePage::resultShown);
+    // A drive that does not exist on this machine: the helper refuses it, the page says why.
+    const device::Device disk = ssdk::app::test::nvmeSystemDisk();
+    page.setDevice(&disk);
+    REQUIRE(waitFor(shown, QStringLiteral("firmware.info")));
+    CHECK(child<QLabel>(page, "caps")->text().contains(QStringLiteral("could not be read")));
+    CHECK(child<QCheckBox>(page, "confirmSystemDisk")->isVisibleTo(&page));
+    // Force the flow as if the path were offered: the plan is refused by the helper, and the
+    // confirmation is never asked.
+    Json info = qemuNvmeInfo();
+    info["update_paths"][0]["available"] = true;
+    page.showInfo(info);
+    bool asked = false;
+    page.setConfirmHandler([&asked](const Json&) {
+        asked = true;
+        return false;
+    });
+    // A missing image is refused here, before the helper.
+    child<QLineEdit>(page, "image")->setText(QStringLiteral("/nonexistent/fw.bin"));
+    shown.clear();
+    page.startUpdate();
+    REQUIRE(waitFor(shown, QStringLiteral("firmware.plan")));
+    CHECK(child<QLabel>(page, "updateResult")->text().contains(QStringLiteral("not a readable")));
+    // A real image goes to the helper's firmware.plan, which refuses the absent drive.
+    QTemporaryFile image;
+    REQUIRE(image.open());
+    image.write(QByteArray(4096, '\x5a'));
+    image.flush();
+    child<QLineEdit>(page, "image")->setText(image.fileName());
+    shown.clear();
+    page.startUpdate();
+    REQUIRE(waitFor(shown, QStringLiteral("firmware.plan")));
+    const QString text = child<QLabel>(page, "updateResult")->text();
+    INFO(text.toStdString());
+    CHECK(text.contains(QStringLiteral("Cannot check the update")));
+    CHECK(text.contains(QStringLiteral("nvme0n1")));
+    CHECK_FALSE(asked);
+}

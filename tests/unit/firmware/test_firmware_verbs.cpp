@@ -1,0 +1,107 @@
+// The firmware helper verbs refuse malformed requests before any device is touched.
+#include <catch2/catch.hpp>
+
+#include "core/base/replay_process_runner.h"
+#include "helper/firmware_verbs.h"
+
+using namespace ssdk;
+using namespace ssdk::helper;
+
+namespace {
+
+class AllowAll final : public Authorizer {
+public:
+    Expected<void> authorize(const std::string&) override { return {}; }
+};
+
+} // namespace
+
+TEST_CASE("firmware verbs are registered with their grades") {
+    AllowAll authorizer;
+    ReplayProcessRunner runner;
+    HelperService service(authorizer);
+    addFirmwareVerbs(service, runner, {});
+    REQUIRE(service.find("firmware.info") != nullptr);
+    CHECK(service.find("firmware.info")->grade == Grade::Read);
+    CHECK(service.find("firmware.plan")->grade == Grade::Read);
+    CHECK(service.find("firmware.update")->grade == Grade::Destroy);
+}
+
+TEST_CASE("firmware.update and firmware.plan refuse bad arguments before opening a device") {
+    AllowAll authorizer;
+    ReplayProcessRunner runner;
+    HelperService service(authorizer);
+    bool opened = false;
+    addFirmwareVerbs(
+        service, runner,
+        [&opened](const std::string&) -> Expected<std::unique_ptr<firmware::NvmeAdmin>> {
+            opened = true;
+            return fail(ErrorCode::Internal, "must not be reached");
+        });
+    const Json base{{"device", "/dev/nvme0n1"},
+                    {"image", "/tmp/fw.bin"},
+                    {"slot", 2},
+                    {"action", "replace-activate"}};
+    struct Case {
+        const char* name;
+        Json args;
+        const char* message;
+    };
+    std::vector<Case> cases;
+    Json extra = base;
+    extra["force"] = true;
+    cases.push_back({"unknown key", extra, "force"});
+    Json slot0 = base;
+    slot0["slot"] = 0;
+    cases.push_back({"slot 0", slot0, "slot"});
+    Json slot8 = base;
+    slot8["slot"] = 8;
+    cases.push_back({"slot 8", slot8, "slot"});
+    Json badAction = base;
+    badAction["action"] = "flash";
+    cases.push_back({"bad action", badAction, "action"});
+    Json noImage = base;
+    noImage.erase("image");
+    cases.push_back({"replace without image", noImage, "needs an image"});
+    Json activateWithImage = base;
+    activateWithImage["action"] = "activate";
+    cases.push_back({"activate with image", activateWithImage, "give no image"});
+    Json relative = base;
+    relative["image"] = "fw.bin";
+    cases.push_back({"relative image", relative, "absolute"});
+    Json confirm = base;
+    confirm["confirm_system_disk"] = "yes";
+    cases.push_back({"confirm not a bool", confirm, "confirm_system_disk"});
+    Json notDev = base;
+    notDev["device"] = "/etc/passwd";
+    notDev["image"] = "/nonexistent/fw.bin";
+    cases.push_back({"not a /dev path", notDev, "/etc/passwd"});
+    for (const std::string verb : {"firmware.update", "firmware.plan"}) {
+        for (const auto& c : cases) {
+            INFO(verb << ": " << c.name);
+            Json args = c.args;
+            // plan takes the image's size instead of its path.
+            if (verb == "firmware.plan" && args.contains("image")) {
+                if (args["image"] == "fw.bin") {
+                    continue; // a relative path cannot reach plan
+                }
+                args.erase("image");
+                args["image_size"] = 4096;
+            }
+            const Json request{{"id", 7}, {"verb", verb}, {"args", args}};
+            const auto line = service.handleLine(request.dump());
+            auto response = parseJson(line, "response");
+            REQUIRE(response);
+            REQUIRE(response->contains("error"));
+            CHECK_THAT((*response)["error"].dump(), Catch::Contains(c.message));
+        }
+    }
+    CHECK_FALSE(opened);
+    // plan never takes a path: a read verb must not stat files as root for its caller.
+    const Json withPath{{"id", 8}, {"verb", "firmware.plan"}, {"args", base}};
+    auto response = parseJson(service.handleLine(withPath.dump()), "response");
+    REQUIRE(response);
+    REQUIRE(response->contains("error"));
+    CHECK_THAT((*response)["error"].dump(), Catch::Contains("image"));
+    CHECK_FALSE(opened);
+}
