@@ -103,11 +103,14 @@ Expected<void> AtaDevice::securityPasswordCommand(std::uint8_t commandCode,
 }
 
 Expected<void> AtaDevice::securityErase(const std::string& password, bool enhanced,
-                                        std::chrono::milliseconds eraseTimeout) {
-    if (auto set = securityPasswordCommand(ata::kSecuritySetPassword, password, 0x0000,
-                                           kShortTimeout, "SECURITY SET PASSWORD");
-        !set) {
-        return set;
+                                        std::chrono::milliseconds eraseTimeout,
+                                        bool passwordSet) {
+    if (!passwordSet) {
+        if (auto set = securityPasswordCommand(ata::kSecuritySetPassword, password, 0x0000,
+                                               kShortTimeout, "SECURITY SET PASSWORD");
+            !set) {
+            return set;
+        }
     }
     auto undoPassword = [&](Error error) -> Expected<void> {
         auto disabled = securityPasswordCommand(ata::kSecurityDisablePassword, password, 0x0000,
