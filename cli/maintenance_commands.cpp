@@ -113,26 +113,28 @@ int runVerify(const CliContext& context, const std::string& target, bool online,
         return reportError(context, resolvedMount.error());
     }
     const std::string& mountPoint = *resolvedMount;
-    return runVerb(
-        context, "trim.verify",
-        Json{{"mount_point", mountPoint}, {"mode", online ? "online" : "fstrim"}, {"blocks", blocks}},
-        "verifying TRIM on " + mountPoint, [](const Json& result) {
-            printLayers(result);
-            const Json& before = result["before"];
-            const Json& after = result["after"];
-            std::cout << fmt::format("\nMarker blocks on {}: {} before; after: {} markers, {} "
-                                     "zeros, {} ones, {} other\n",
-                                     result.value("device", "?"), before.value("markers", 0),
-                                     after.value("markers", 0), after.value("zeros", 0),
-                                     after.value("ones", 0), after.value("other", 0));
-            if (!result["backing_file_holes"].is_null()) {
-                std::cout << fmt::format(
-                    "Lab drive image: {} of those blocks store no data any more\n",
-                    result["backing_file_holes"].get<std::uint64_t>());
-            }
-            std::cout << fmt::format("Result: {} — {}\n", result.value("result", "?"),
-                                     result.value("reason", ""));
-        });
+    return runVerb(context, "trim.verify",
+                   Json{{"mount_point", mountPoint},
+                        {"mode", online ? "online" : "fstrim"},
+                        {"blocks", blocks}},
+                   "verifying TRIM on " + mountPoint, [](const Json& result) {
+                       printLayers(result);
+                       const Json& before = result["before"];
+                       const Json& after = result["after"];
+                       std::cout << fmt::format(
+                           "\nMarker blocks on {}: {} before; after: {} markers, {} "
+                           "zeros, {} ones, {} other\n",
+                           result.value("device", "?"), before.value("markers", 0),
+                           after.value("markers", 0), after.value("zeros", 0),
+                           after.value("ones", 0), after.value("other", 0));
+                       if (!result["backing_file_holes"].is_null()) {
+                           std::cout << fmt::format(
+                               "Lab drive image: {} of those blocks store no data any more\n",
+                               result["backing_file_holes"].get<std::uint64_t>());
+                       }
+                       std::cout << fmt::format("Result: {} — {}\n", result.value("result", "?"),
+                                                result.value("reason", ""));
+                   });
 }
 
 int runFstrim(const CliContext& context, const std::string& target) {

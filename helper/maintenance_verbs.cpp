@@ -287,9 +287,8 @@ Expected<Json> probeVerb(const erase::TransportFactory& transports, const Journa
     json["refused"] = guards ? Json(nullptr) : Json(guards.error().message());
     json["last_erase"] = status->journal ? erase::toJson(*status->journal) : Json(nullptr);
     json["erase_running"] = status->runningNow;
-    json["interrupted"] = status->interrupted()
-                              ? Json(erase::interruptedMessage(*status->journal))
-                              : Json(nullptr);
+    json["interrupted"] =
+        status->interrupted() ? Json(erase::interruptedMessage(*status->journal)) : Json(nullptr);
     if (caps.ata) {
         json["ata_security"] = Json{{"supported", caps.ata->security.supported},
                                     {"frozen", caps.ata->security.frozen},

@@ -11,9 +11,9 @@
 #include <QTableWidget>
 #include <QWizard>
 
+#include "app/helper_caller.h"
 #include "app/pages/erase_wizard.h"
 #include "app/pages/maintenance_page.h"
-#include "app/helper_caller.h"
 #include "core/device/discovery.h"
 #include "core/lab/lab.h"
 #include "core/maintenance/erase/journal.h"
@@ -170,7 +170,8 @@ TEST_CASE("the erase wizard shows an interrupted erase") {
     const QString text = interrupted->text();
     INFO(text.toStdString());
     CHECK(text.startsWith(QStringLiteral("An erase of")));
-    CHECK(text.contains(QStringLiteral("with zeroout was interrupted at 2026-11-23T13:40:02Z (42%")));
+    CHECK(
+        text.contains(QStringLiteral("with zeroout was interrupted at 2026-11-23T13:40:02Z (42%")));
     CHECK(text.contains(QStringLiteral("run the erase again")));
     // Running it again is what the user is told to do: the methods stay available.
     CHECK(wizard.button(QWizard::NextButton)->isEnabled());

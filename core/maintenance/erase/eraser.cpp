@@ -149,8 +149,7 @@ Expected<void> runAta(const device::Device& device, Method method, const Transpo
     std::random_device entropy;
     const std::string password = reuse ? leftover : fmt::format("SSDK{:08x}", entropy());
     // The password is on record before the drive can hold it.
-    if (auto saved = record(journal, [&](EraseJournal& j) { j.ataPassword = password; });
-        !saved) {
+    if (auto saved = record(journal, [&](EraseJournal& j) { j.ataPassword = password; }); !saved) {
         return saved;
     }
     if (progress) {
@@ -448,7 +447,8 @@ Expected<EraseCertificate> eraseDevice(const device::Device& device, Method meth
     if (!after) {
         (void)record(journal, [&](EraseJournal& j) {
             j.state = "failed";
-            j.error = "the erase ran but reading the drive back failed: " + after.error().describe();
+            j.error =
+                "the erase ran but reading the drive back failed: " + after.error().describe();
         });
         return std::unexpected(after.error());
     }

@@ -49,11 +49,11 @@ EraseJournal newJournal(const device::Device& device, std::string method, std::s
 }
 
 Json toJson(const EraseJournal& j) {
-    return Json{{"version", j.version},   {"device_id", j.deviceId},   {"device", j.devicePath},
-                {"model", j.model},       {"serial", j.serial},        {"size", j.sizeBytes},
-                {"method", j.method},     {"state", j.state},          {"started", j.started},
-                {"updated", j.updated},   {"finished", j.finished},    {"fraction", j.fraction},
-                {"step", j.step},         {"error", j.error},          {"ata_password", j.ataPassword},
+    return Json{{"version", j.version},  {"device_id", j.deviceId}, {"device", j.devicePath},
+                {"model", j.model},      {"serial", j.serial},      {"size", j.sizeBytes},
+                {"method", j.method},    {"state", j.state},        {"started", j.started},
+                {"updated", j.updated},  {"finished", j.finished},  {"fraction", j.fraction},
+                {"step", j.step},        {"error", j.error},        {"ata_password", j.ataPassword},
                 {"verified", j.verified}};
 }
 

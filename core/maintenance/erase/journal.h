@@ -25,13 +25,13 @@ struct EraseJournal {
     std::string devicePath, model, serial;
     std::uint64_t sizeBytes = 0;
     std::string method;
-    std::string state = "running"; // "running", "completed", "failed"
+    std::string state = "running";          // "running", "completed", "failed"
     std::string started, updated, finished; // ISO 8601 UTC
     double fraction = 0;
-    std::string step;         // the last progress text
-    std::string error;        // why a failed erase stopped
-    std::string ataPassword;  // the temporary ATA user password while it may be set
-    bool verified = false;    // completed: did the verification pass
+    std::string step;        // the last progress text
+    std::string error;       // why a failed erase stopped
+    std::string ataPassword; // the temporary ATA user password while it may be set
+    bool verified = false;   // completed: did the verification pass
 };
 
 // "Samsung_SSD_870-S6PXNS0T123" (model-serial), else the WWN, else the kernel name; only
@@ -84,9 +84,7 @@ public:
         std::optional<EraseJournal> journal;
         bool runningNow = false;
         // A journal in state "running" that nobody holds: the helper died mid-erase.
-        bool interrupted() const {
-            return journal && journal->state == "running" && !runningNow;
-        }
+        bool interrupted() const { return journal && journal->state == "running" && !runningNow; }
     };
     Expected<Status> status(const std::string& deviceId) const;
 

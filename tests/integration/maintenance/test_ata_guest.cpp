@@ -24,13 +24,15 @@ TEST_CASE("ATA pass-through reaches the emulated SATA SSD and its security abort
 
     // IDENTIFY DEVICE over ATA PASS-THROUGH(16): QEMU's identify data with the lab's strings.
     auto id = ata.identify();
-    REQUIRE(id);
+    if (!id) {
+        FAIL(id.error().describe());
+    }
     CHECK(id->model == "SSDK Lab SATA SSD");
     CHECK(id->serial == "SSDKLABSATA0001");
     CHECK(id->trimSupported);
     CHECK_FALSE(id->security.supported);
-    WARN("IDENTIFY word 128 (security): supported=" << id->security.supported
-                                                   << " sanitize block=" << id->sanitizeBlockErase);
+    WARN("IDENTIFY word 128 (security): supported=" << id->security.supported << " sanitize block="
+                                                    << id->sanitizeBlockErase);
 
     // SECURITY SET PASSWORD: QEMU aborts commands it does not implement (ERR + ABRT).
     auto erased = ata.securityErase("SSDKlabtest", false, std::chrono::seconds(30));

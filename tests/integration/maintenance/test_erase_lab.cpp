@@ -172,7 +172,7 @@ TransportFactory fakeAta(ssdk::test::FakeScsiTransport& fake, int& opened) {
 ssdk::test::ScriptStep identifyStep(std::uint16_t word128) {
     ssdk::test::ScriptStep step;
     step.name = "identify";
-    step.cdb = ssdk::test::cdb({0x85, 0x08, 0x2E, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xEC, 0});
+    step.cdb = ssdk::test::cdb({0x85, 0x08, 0x0E, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xEC, 0});
     step.direction = maintenance::transport::DataDirection::FromDevice;
     const auto data = ssdk::test::AtaIdentifyBuilder().model("Lab SATA").word(128, word128).build();
     step.dataIn.assign(data.begin(), data.end());
@@ -387,8 +387,7 @@ TEST_CASE("a helper killed mid-erase leaves a journal that probe and the CLI rep
         if (!active) {
             ::_exit(3);
         }
-        (void)eraseDevice(nvmeDevice, Method::NvmeSanitizeBlock, nvmeFactory(nvme), {},
-                          &*active);
+        (void)eraseDevice(nvmeDevice, Method::NvmeSanitizeBlock, nvmeFactory(nvme), {}, &*active);
         ::_exit(4);
     }
     bool underway = false;
@@ -425,12 +424,12 @@ TEST_CASE("a helper killed mid-erase leaves a journal that probe and the CLI rep
     CHECK(probe["result"]["erase_running"] == false);
 
     // ssdkeeperctl's helper reads the same state directory (XDG_STATE_HOME of the scratch).
-    auto listed = runner.run({.argv = {std::string(SSDK_BINARY_DIR) + "/bin/ssdkeeperctl",
-                                       "erase", drive.devicePath, "--list"}});
+    auto listed = runner.run({.argv = {std::string(SSDK_BINARY_DIR) + "/bin/ssdkeeperctl", "erase",
+                                       drive.devicePath, "--list"}});
     REQUIRE(listed);
     CHECK(listed->exitCode == 0);
-    CHECK_THAT(listed->standardError, Catch::Contains("Warning: an erase of") &&
-                                          Catch::Contains("was interrupted at"));
+    CHECK_THAT(listed->standardError,
+               Catch::Contains("Warning: an erase of") && Catch::Contains("was interrupted at"));
 
     // Running the erase again completes it; the warning goes away.
     const Json erased = call("erase.run", {{"device", drive.devicePath},

@@ -27,7 +27,8 @@ device::Device sampleDevice() {
 }
 
 struct TempDir {
-    fs::path path = fs::temp_directory_path() / ("ssdk-erase-journal-" + std::to_string(::getpid()));
+    fs::path path =
+        fs::temp_directory_path() / ("ssdk-erase-journal-" + std::to_string(::getpid()));
     TempDir() { fs::create_directories(path); }
     ~TempDir() { fs::remove_all(path); }
 };
@@ -124,7 +125,7 @@ TEST_CASE("a temporary password left by an interrupted erase makes security eras
     caps.ata->security.frozen = true;
     auto frozen = chooseMethod(caps, "ata-security-erase");
     REQUIRE_FALSE(frozen);
-    CHECK_THAT(frozen.error().describe(),
-               Catch::Contains("frozen") && Catch::Contains("suspend and resume") &&
-                   Catch::Contains("hot-plug"));
+    CHECK_THAT(frozen.error().describe(), Catch::Contains("frozen") &&
+                                              Catch::Contains("suspend and resume") &&
+                                              Catch::Contains("hot-plug"));
 }
