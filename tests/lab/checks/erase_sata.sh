@@ -35,9 +35,9 @@ grep -qF "ata-security-erase is not available: the security feature set is not s
     fail "refusal unclear: $out"
 
 # The real transport against the emulated drive (modprobe loop: the test binary wants it).
-# (A copy in the guest's /tmp: a binary relinked while the VM runs is not mapped stale.)
-lab_run "modprobe loop && cp '$tests' /tmp/ssdk-maint-tests &&
-         SSDK_LAB_ATA_DEVICE=$ssd /tmp/ssdk-maint-tests '[.lab-guest]'" ||
+# (By hand, with a VM started before the last relink: copy the binary into the guest's /tmp
+# first; over 9p the guest may map the old one.)
+lab_run "modprobe loop && SSDK_LAB_ATA_DEVICE=$ssd '$tests' '[.lab-guest]'" ||
     fail "ATA pass-through test in the guest"
 lab_run "cmp -s -n 1048576 $ssd /dev/zero --ignore-initial=314572800:0" &&
     fail "the refused commands changed the data"

@@ -19,21 +19,21 @@ for drive in ssd:sata.img:ext4 nvme:nvme.img:vfat; do
     lab_run "blkdiscard $dev && echo ',256M' | sfdisk -q $dev && partx -u $dev &&
              mkfs.ext4 -q -b 4096 -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 $part &&
              mkdir -p /mnt/$name && mount $part /mnt/$name &&
-             head -c 12M /dev/urandom > /mnt/$name/old && sync && rm /mnt/$name/old && sync" ||
+             head -c 8M /dev/urandom > /mnt/$name/old && sync && rm /mnt/$name/old && sync" ||
         fail "preparing ext4 on $part"
     before=$(allocated "$image")
-    [ "$before" -ge $((12 << 20)) ] || fail "$file holds only $before bytes with the file written"
+    [ "$before" -ge $((8 << 20)) ] || fail "$file holds only $before bytes with the file written"
     out=$(lab_run "'$ctl' --json trim verify /mnt/$name --blocks 64 2>/dev/null") ||
         fail "trim verify $name: $out"
     [ "$(jq -r .result <<<"$out")" = reached ] || fail "trim verify on $name: $out"
     [ "$(jq -r .after.markers <<<"$out")" = 0 ] || fail "markers left on $name: $out"
     after=$(allocated "$image")
-    # (12 MiB were freed; the drive's granularity may keep a few blocks.)
-    [ "$after" -le $((before - (11 << 20))) ] ||
+    # (8 MiB were freed; the drive's granularity may keep a few blocks.)
+    [ "$after" -le $((before - (7 << 20))) ] ||
         fail "$file shrank only from $before to $after bytes after trim verify"
 
     # Data to sample, then the quick format.
-    lab_run "head -c 8M /dev/urandom > /mnt/$name/data && umount /mnt/$name" ||
+    lab_run "head -c 4M /dev/urandom > /mnt/$name/data && umount /mnt/$name" ||
         fail "writing data on $part"
     before=$(allocated "$image")
     out=$(lab_run "'$ctl' --json format $part --fs $fs --quick --verify-trim --yes-destroy-data \
@@ -42,7 +42,7 @@ for drive in ssd:sata.img:ext4 nvme:nvme.img:vfat; do
     if [ "$fs" = ext4 ]; then
         [ "$(jq -r .result <<<"$out")" = reached ] || fail "ext4 quick format on $name: $out"
         [ "$(jq -r .kept <<<"$out")" = 0 ] || fail "ext4 left sampled blocks with old data: $out"
-        [ "$after" -le $((before - (7 << 20))) ] ||
+        [ "$after" -le $((before - (3 << 20))) ] ||
             fail "$file shrank only from $before to $after bytes after mkfs.ext4"
     else
         [ "$(jq -r .result <<<"$out")" = not-reached ] || fail "vfat quick format: $out"
