@@ -179,6 +179,23 @@ ssdk::test::ScriptStep identifyStep(std::uint16_t word128) {
     return step;
 }
 
+// A SECURITY command with its 512-byte password block (any content: a random password).
+ssdk::test::ScriptStep passwordStep(const char* name, std::uint8_t opcode) {
+    ssdk::test::ScriptStep step;
+    step.name = name;
+    step.cdb = ssdk::test::cdb({0x85, 0x0A, 0x26, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, opcode, 0});
+    step.direction = maintenance::transport::DataDirection::ToDevice;
+    step.anyData = true;
+    return step;
+}
+
+ssdk::test::ScriptStep erasePrepareStep() {
+    ssdk::test::ScriptStep step;
+    step.name = "erase prepare";
+    step.cdb = ssdk::test::cdb({0x85, 0x06, 0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xF3, 0});
+    return step;
+}
+
 } // namespace
 
 TEST_CASE("a frozen drive is refused before any security command is sent", "[maintenance]") {
@@ -212,20 +229,9 @@ TEST_CASE("verification catches a drive that reports an erase but kept its data"
     ssdk::test::FakeScsiTransport fake;
     int opened = 0;
     fake.expect(identifyStep(0x0001));
-    ssdk::test::ScriptStep set;
-    set.name = "set password";
-    set.cdb = ssdk::test::cdb({0x85, 0x0A, 0x26, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xF1, 0});
-    set.direction = maintenance::transport::DataDirection::ToDevice;
-    set.anyData = true;
-    fake.expect(set);
-    ssdk::test::ScriptStep prepare;
-    prepare.name = "erase prepare";
-    prepare.cdb = ssdk::test::cdb({0x85, 0x06, 0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xF3, 0});
-    fake.expect(prepare);
-    ssdk::test::ScriptStep unit = set;
-    unit.name = "erase unit";
-    unit.cdb[14] = 0xF4;
-    fake.expect(unit);
+    fake.expect(passwordStep("set password", 0xF1));
+    fake.expect(erasePrepareStep());
+    fake.expect(passwordStep("erase unit", 0xF4));
     fake.expect(identifyStep(0x0001));
     auto factory = fakeAta(fake, opened);
     auto cert = eraseDevice(device, Method::AtaSecurityErase, factory);
@@ -496,14 +502,9 @@ TEST_CASE("an ATA security erase journals its password and reuses one an interru
     ssdk::test::FakeScsiTransport fake;
     int opened = 0;
     fake.expect(identifyStep(0x0001 | 0x0002));
-    ssdk::test::ScriptStep prepare;
-    prepare.name = "erase prepare";
-    prepare.cdb = ssdk::test::cdb({0x85, 0x06, 0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xF3, 0});
-    fake.expect(prepare);
-    ssdk::test::ScriptStep unit;
-    unit.name = "erase unit";
-    unit.cdb = ssdk::test::cdb({0x85, 0x0A, 0x26, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xF4, 0});
-    unit.direction = maintenance::transport::DataDirection::ToDevice;
+    fake.expect(erasePrepareStep());
+    ssdk::test::ScriptStep unit = passwordStep("erase unit", 0xF4);
+    unit.anyData = false;
     unit.expectedOut = passwordBlock("SSDKleft0001", 0x0000);
     fake.expect(unit);
     fake.expect(identifyStep(0x0001)); // the erase cleared the password
@@ -517,23 +518,14 @@ TEST_CASE("an ATA security erase journals its password and reuses one an interru
     // the password it set, so the user (or the next run) can still clear it.
     ssdk::test::FakeScsiTransport failing;
     failing.expect(identifyStep(0x0001));
-    ssdk::test::ScriptStep set;
-    set.name = "set password";
-    set.cdb = ssdk::test::cdb({0x85, 0x0A, 0x26, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xF1, 0});
-    set.direction = maintenance::transport::DataDirection::ToDevice;
-    set.anyData = true;
-    failing.expect(set);
-    failing.expect(prepare);
-    ssdk::test::ScriptStep aborted = unit;
-    aborted.expectedOut.clear();
-    aborted.anyData = true;
-    aborted.ataStatus = 0x51;
-    aborted.ataError = 0x04;
-    failing.expect(aborted);
-    ssdk::test::ScriptStep disable = aborted;
-    disable.name = "disable password";
-    disable.cdb[14] = 0xF6;
-    failing.expect(disable);
+    failing.expect(passwordStep("set password", 0xF1));
+    failing.expect(erasePrepareStep());
+    for (const auto& [name, opcode] : {std::pair{"erase unit", 0xF4}, {"disable password", 0xF6}}) {
+        ssdk::test::ScriptStep aborted = passwordStep(name, static_cast<std::uint8_t>(opcode));
+        aborted.ataStatus = 0x51; // ERR
+        aborted.ataError = 0x04;  // ABRT
+        failing.expect(aborted);
+    }
     active->journal() = newJournal(device, "ata-security-erase", "now");
     auto broken =
         eraseDevice(device, Method::AtaSecurityErase, fakeAta(failing, opened), {}, &*active);
