@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <unistd.h>
@@ -48,6 +49,21 @@ int callHelper(const CliContext& context, const std::string& verb, const Json& a
     return kExitOk;
 }
 
+// Calls a helper verb and prints its answer: as JSON with --json, else through `human`.
+int runVerb(const CliContext& context, const std::string& verb, const Json& args,
+            const std::string& what, const std::function<void(const Json&)>& human) {
+    Json result;
+    if (int rc = callHelper(context, verb, args, what, result); rc != kExitOk) {
+        return rc;
+    }
+    if (context.json) {
+        printJson(result);
+    } else {
+        human(result);
+    }
+    return kExitOk;
+}
+
 void printLayers(const Json& audit) {
     std::vector<std::vector<std::string>> rows{{"LAYER", "NAME", "STATUS", "DETAIL"}};
     for (const auto& layer : audit.value("layers", Json::array())) {
@@ -58,20 +74,13 @@ void printLayers(const Json& audit) {
 }
 
 int runAudit(const CliContext& context, const std::string& target) {
-    Json result;
-    if (int rc = callHelper(context, "trim.audit", Json{{"target", target}},
-                            "auditing TRIM for " + target, result);
-        rc != kExitOk) {
-        return rc;
-    }
-    if (context.json) {
-        printJson(result);
-        return kExitOk;
-    }
-    printLayers(result);
-    std::cout << fmt::format("\nRead after TRIM: {}\n{}\n", result.value("read_after_trim", "?"),
-                             result.value("verdict", ""));
-    return kExitOk;
+    return runVerb(context, "trim.audit", Json{{"target", target}}, "auditing TRIM for " + target,
+                   [](const Json& result) {
+                       printLayers(result);
+                       std::cout << fmt::format("\nRead after TRIM: {}\n{}\n",
+                                                result.value("read_after_trim", "?"),
+                                                result.value("verdict", ""));
+                   });
 }
 
 // verify and fstrim act on a filesystem: a /dev path stands for where it is mounted.
@@ -104,33 +113,28 @@ int runVerify(const CliContext& context, const std::string& target, bool online,
         return reportError(context, resolvedMount.error());
     }
     const std::string& mountPoint = *resolvedMount;
-    Json result;
-    if (int rc = callHelper(context, "trim.verify",
-                            Json{{"mount_point", mountPoint},
-                                 {"mode", online ? "online" : "fstrim"},
-                                 {"blocks", blocks}},
-                            "verifying TRIM on " + mountPoint, result);
-        rc != kExitOk) {
-        return rc;
-    }
-    if (context.json) {
-        printJson(result);
-        return kExitOk;
-    }
-    printLayers(result);
-    const Json& before = result["before"];
-    const Json& after = result["after"];
-    std::cout << fmt::format(
-        "\nMarker blocks on {}: {} before; after: {} markers, {} zeros, {} ones, {} other\n",
-        result.value("device", "?"), before.value("markers", 0), after.value("markers", 0),
-        after.value("zeros", 0), after.value("ones", 0), after.value("other", 0));
-    if (!result["backing_file_holes"].is_null()) {
-        std::cout << fmt::format("Lab drive image: {} of those blocks store no data any more\n",
-                                 result["backing_file_holes"].get<std::uint64_t>());
-    }
-    std::cout << fmt::format("Result: {} — {}\n", result.value("result", "?"),
-                             result.value("reason", ""));
-    return kExitOk;
+    return runVerb(context, "trim.verify",
+                   Json{{"mount_point", mountPoint},
+                        {"mode", online ? "online" : "fstrim"},
+                        {"blocks", blocks}},
+                   "verifying TRIM on " + mountPoint, [](const Json& result) {
+                       printLayers(result);
+                       const Json& before = result["before"];
+                       const Json& after = result["after"];
+                       std::cout << fmt::format(
+                           "\nMarker blocks on {}: {} before; after: {} markers, {} "
+                           "zeros, {} ones, {} other\n",
+                           result.value("device", "?"), before.value("markers", 0),
+                           after.value("markers", 0), after.value("zeros", 0),
+                           after.value("ones", 0), after.value("other", 0));
+                       if (!result["backing_file_holes"].is_null()) {
+                           std::cout << fmt::format(
+                               "Lab drive image: {} of those blocks store no data any more\n",
+                               result["backing_file_holes"].get<std::uint64_t>());
+                       }
+                       std::cout << fmt::format("Result: {} — {}\n", result.value("result", "?"),
+                                                result.value("reason", ""));
+                   });
 }
 
 int runFstrim(const CliContext& context, const std::string& target) {
@@ -139,19 +143,12 @@ int runFstrim(const CliContext& context, const std::string& target) {
         return reportError(context, resolvedMount.error());
     }
     const std::string& mountPoint = *resolvedMount;
-    Json result;
-    if (int rc = callHelper(context, "trim.fstrim", Json{{"mount_point", mountPoint}},
-                            "trimming " + mountPoint, result);
-        rc != kExitOk) {
-        return rc;
-    }
-    if (context.json) {
-        printJson(result);
-        return kExitOk;
-    }
-    std::cout << fmt::format("{}: {} trimmed\n", result.value("mount_point", mountPoint),
-                             formatIec(Bytes(result.value("trimmed", std::uint64_t{0}))));
-    return kExitOk;
+    return runVerb(context, "trim.fstrim", Json{{"mount_point", mountPoint}},
+                   "trimming " + mountPoint, [&mountPoint](const Json& result) {
+                       std::cout << fmt::format(
+                           "{}: {} trimmed\n", result.value("mount_point", mountPoint),
+                           formatIec(Bytes(result.value("trimmed", std::uint64_t{0}))));
+                   });
 }
 
 int runTimer(const CliContext& context, bool enable, bool disable) {
@@ -189,26 +186,7 @@ struct FormatArgs {
     bool yes = false;
 };
 
-int runFormat(const CliContext& context, const FormatArgs& args) {
-    if (!args.yes) {
-        return reportError(context, Error(ErrorCode::InvalidArgument,
-                                          "formatting destroys the data on " + args.device +
-                                              "; add --yes-destroy-data to go ahead"));
-    }
-    Json result;
-    if (int rc = callHelper(context, "format.run",
-                            Json{{"device", args.device},
-                                 {"fs", args.fs},
-                                 {"verify", args.verifyTrim},
-                                 {"discard_first", args.discardFirst}},
-                            "formatting " + args.device, result);
-        rc != kExitOk) {
-        return rc;
-    }
-    if (context.json) {
-        printJson(result);
-        return kExitOk;
-    }
+void printFormatResult(const FormatArgs& args, const Json& result) {
     std::cout << fmt::format("Formatted {} as {} with `{}`.\nDiscard behaviour: {}\n",
                              result.value("device", ""), result.value("fs", ""),
                              result.value("formatter", ""), result.value("formatter_note", ""));
@@ -232,7 +210,21 @@ int runFormat(const CliContext& context, const FormatArgs& args) {
                       << " --discard-first --verify-trim --yes-destroy-data\n";
         }
     }
-    return kExitOk;
+}
+
+int runFormat(const CliContext& context, const FormatArgs& args) {
+    if (!args.yes) {
+        return reportError(context, Error(ErrorCode::InvalidArgument,
+                                          "formatting destroys the data on " + args.device +
+                                              "; add --yes-destroy-data to go ahead"));
+    }
+    return runVerb(context, "format.run",
+                   Json{{"device", args.device},
+                        {"fs", args.fs},
+                        {"verify", args.verifyTrim},
+                        {"discard_first", args.discardFirst}},
+                   "formatting " + args.device,
+                   [&args](const Json& result) { printFormatResult(args, result); });
 }
 
 struct EraseArgs {
@@ -250,6 +242,10 @@ int runErase(const CliContext& context, const EraseArgs& args) {
     if (!probe) {
         return reportError(
             context, Error(probe.error()).addContext("reading erase methods of " + args.device));
+    }
+    // An erase the helper did not finish (killed, power lost) is said before anything else.
+    if ((*probe)["interrupted"].is_string() && !context.json) {
+        std::cerr << "Warning: " << (*probe)["interrupted"].get<std::string>() << ".\n";
     }
     if (args.list) {
         if (context.json) {

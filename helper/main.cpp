@@ -51,10 +51,12 @@ int main(int argc, char** /*argv*/) {
     PolkitAuthorizer authorizer(caller, runner);
     HelperService service(authorizer);
     service.add(pingVerb(caller));
-    addMaintenanceVerbs(service, runner, maintenance::erase::systemTransports());
+    const auto labContext = labContextFor(caller);
+    addMaintenanceVerbs(service, runner, maintenance::erase::systemTransports(),
+                        labContext ? std::optional(eraseJournals(*labContext)) : std::nullopt);
     addSmartVerbs(service, runner);
     addFirmwareVerbs(service, runner, systemNvmeAdmin());
-    if (auto labContext = labContextFor(caller); labContext) {
+    if (labContext) {
         addLabVerbs(service, *labContext, runner);
         addOpVerbs(service, *labContext, runner);
     } else {

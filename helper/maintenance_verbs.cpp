@@ -238,7 +238,29 @@ Expected<device::Device> wholeDiskArg(const Json& args) {
     return validateBlockDevice(*path, {.allowMounted = true, .allowSystemDisk = true});
 }
 
-Expected<Json> probeVerb(const erase::TransportFactory& transports, const Json& args) {
+using Journals = std::optional<erase::EraseJournalStore>;
+
+// The drive's last erase journal and whether it runs now (nothing without a store).
+Expected<erase::EraseJournalStore::Status> journalStatus(const Journals& journals,
+                                                         const device::Device& device) {
+    if (!journals) {
+        return erase::EraseJournalStore::Status{};
+    }
+    return journals->status(erase::eraseDeviceId(device));
+}
+
+// Capabilities, knowing the temporary ATA password an interrupted erase left behind.
+erase::EraseCapabilities capabilitiesOf(const device::Device& device,
+                                        const erase::TransportFactory& transports,
+                                        const erase::EraseJournalStore::Status& status) {
+    auto caps = erase::probeCapabilities(device, transports);
+    caps.knownAtaPassword = status.journal && !status.journal->ataPassword.empty() &&
+                            status.journal->state != "completed";
+    return caps;
+}
+
+Expected<Json> probeVerb(const erase::TransportFactory& transports, const Journals& journals,
+                         const Json& args) {
     if (auto keys = requireOnlyKeys(args, {"device"}); !keys) {
         return failed(keys);
     }
@@ -246,7 +268,11 @@ Expected<Json> probeVerb(const erase::TransportFactory& transports, const Json& 
     if (!device) {
         return failed(device);
     }
-    const auto caps = erase::probeCapabilities(*device, transports);
+    auto status = journalStatus(journals, *device);
+    if (!status) {
+        return failed(status);
+    }
+    const auto caps = capabilitiesOf(*device, transports, *status);
     const auto options = erase::listMethods(caps);
     auto chosen = erase::chooseMethod(caps, "auto");
     Json json{{"device", device->path},
@@ -259,6 +285,10 @@ Expected<Json> probeVerb(const erase::TransportFactory& transports, const Json& 
               {"auto", chosen ? Json(std::string(erase::toString(*chosen))) : Json(nullptr)}};
     auto guards = erase::checkEraseGuards(*device, erase::confirmationWord(*device));
     json["refused"] = guards ? Json(nullptr) : Json(guards.error().message());
+    json["last_erase"] = status->journal ? erase::toJson(*status->journal) : Json(nullptr);
+    json["erase_running"] = status->runningNow;
+    json["interrupted"] =
+        status->interrupted() ? Json(erase::interruptedMessage(*status->journal)) : Json(nullptr);
     if (caps.ata) {
         json["ata_security"] = Json{{"supported", caps.ata->security.supported},
                                     {"frozen", caps.ata->security.frozen},
@@ -268,8 +298,8 @@ Expected<Json> probeVerb(const erase::TransportFactory& transports, const Json& 
     return json;
 }
 
-Expected<Json> eraseVerb(const erase::TransportFactory& transports, const Json& args,
-                         const VerbEvents& events) {
+Expected<Json> eraseVerb(const erase::TransportFactory& transports, const Journals& journals,
+                         const Json& args, const VerbEvents& events) {
     if (auto keys = requireOnlyKeys(args, {"device", "method", "confirm"}); !keys) {
         return failed(keys);
     }
@@ -286,26 +316,64 @@ Expected<Json> eraseVerb(const erase::TransportFactory& transports, const Json& 
     if (auto guards = erase::checkEraseGuards(*device, *confirm); !guards) {
         return failed(guards);
     }
-    const auto caps = erase::probeCapabilities(*device, transports);
+    if (!journals) {
+        return fail(ErrorCode::Unsupported, "the helper has no state directory for the erase "
+                                            "journal; refusing to erase without one");
+    }
+    auto status = journalStatus(journals, *device);
+    if (!status) {
+        return failed(status);
+    }
+    if (status->runningNow) {
+        return fail(ErrorCode::Busy, "an erase of " + device->path + " is running already");
+    }
+    const auto caps = capabilitiesOf(*device, transports, *status);
     auto chosen = erase::chooseMethod(caps, *method);
     if (!chosen) {
         return failed(chosen);
     }
+    // Nothing has reached the drive yet: a refusal above leaves no journal behind.
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    ::gmtime_r(&now, &utc);
+    char started[32];
+    std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    auto journal =
+        erase::newJournal(*device, std::string(erase::toString(*chosen)), std::string(started));
+    if (caps.knownAtaPassword) {
+        journal.ataPassword = status->journal->ataPassword;
+    }
+    auto active = journals->begin(std::move(journal));
+    if (!active) {
+        return failed(active);
+    }
     auto cert = erase::eraseDevice(
         *device, *chosen, transports,
-        [&](double fraction, const std::string& step) { progressEvent(events, fraction, step); });
+        [&](double fraction, const std::string& step) { progressEvent(events, fraction, step); },
+        &*active);
     if (!cert) {
         return failed(cert);
     }
     Json json = erase::toJson(*cert);
     json["text"] = erase::toText(*cert);
+    if (status->interrupted()) {
+        json["replaced_interrupted"] = erase::interruptedMessage(*status->journal);
+    }
     return json;
 }
 
 } // namespace
 
+erase::EraseJournalStore eraseJournals(const LabContext& context) {
+    std::optional<std::pair<std::uint32_t, std::uint32_t>> owner;
+    if (context.owner) {
+        owner = std::pair{context.owner->uid, context.owner->gid};
+    }
+    return erase::EraseJournalStore(context.stateDir, owner);
+}
+
 void addMaintenanceVerbs(HelperService& service, ProcessRunner& runner,
-                         erase::TransportFactory transports) {
+                         erase::TransportFactory transports, Journals journals) {
     service.add(
         Verb{"trim.audit", "io.github.ssdkeeper.trim.audit", Grade::Read,
              [&runner](const Json& args, const VerbEvents&) { return auditVerb(runner, args); }});
@@ -323,12 +391,13 @@ void addMaintenanceVerbs(HelperService& service, ProcessRunner& runner,
                      [&runner](const Json& args, const VerbEvents& events) {
                          return formatVerb(runner, args, events);
                      }});
-    service.add(Verb{
-        "erase.probe", "io.github.ssdkeeper.erase.probe", Grade::Read,
-        [transports](const Json& args, const VerbEvents&) { return probeVerb(transports, args); }});
+    service.add(Verb{"erase.probe", "io.github.ssdkeeper.erase.probe", Grade::Read,
+                     [transports, journals](const Json& args, const VerbEvents&) {
+                         return probeVerb(transports, journals, args);
+                     }});
     service.add(Verb{"erase.run", "io.github.ssdkeeper.erase.run", Grade::Destroy,
-                     [transports](const Json& args, const VerbEvents& events) {
-                         return eraseVerb(transports, args, events);
+                     [transports, journals](const Json& args, const VerbEvents& events) {
+                         return eraseVerb(transports, journals, args, events);
                      }});
 }
 

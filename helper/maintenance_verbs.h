@@ -1,8 +1,12 @@
 #pragma once
 
+#include <optional>
+
 #include "core/base/process_runner.h"
 #include "core/maintenance/erase/eraser.h"
+#include "core/maintenance/erase/journal.h"
 #include "helper/helper_service.h"
+#include "helper/lab_verbs.h"
 
 namespace ssdk::helper {
 
@@ -12,10 +16,16 @@ namespace ssdk::helper {
 //   trim.fstrim  {mount_point}                                              Change
 //   trim.timer   {enabled: bool}                                            Change
 //   format.run   {device, fs, verify?, discard_first?}                      Destroy
-//   erase.probe  {device}                                                   Read
+//   erase.probe  {device} → {…, methods, auto, refused, last_erase, interrupted}  Read
 //   erase.run    {device, method, confirm}                                  Destroy
 // Every verb validates its arguments and re-checks its guards on a fresh discovery.
+// journals: where erase.run journals each erase (the caller's state directory, see
+// eraseJournals()); without one erase.run refuses (an erase is never run unjournaled).
 void addMaintenanceVerbs(HelperService& service, ProcessRunner& runner,
-                         maintenance::erase::TransportFactory transports);
+                         maintenance::erase::TransportFactory transports,
+                         std::optional<maintenance::erase::EraseJournalStore> journals = {});
+
+// Erase journals in <caller's state>/ssdkeeper/erase, owned by the caller like op journals.
+maintenance::erase::EraseJournalStore eraseJournals(const LabContext& context);
 
 } // namespace ssdk::helper

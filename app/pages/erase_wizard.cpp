@@ -68,6 +68,13 @@ EraseWizard::EraseWizard(const device::Device& device, QWidget* parent)
         QStringLiteral("color: %1; font-weight: bold").arg(theme::kError.name()));
     m_refused->hide();
     methodLayout->addWidget(m_refused);
+    m_interrupted = new QLabel;
+    m_interrupted->setObjectName(QStringLiteral("maintenance.eraseInterrupted"));
+    m_interrupted->setWordWrap(true);
+    m_interrupted->setStyleSheet(
+        QStringLiteral("color: %1; font-weight: bold").arg(theme::kError.name()));
+    m_interrupted->hide();
+    methodLayout->addWidget(m_interrupted);
     m_methodList = new QVBoxLayout;
     methodLayout->addLayout(m_methodList);
     methodLayout->addStretch();
@@ -168,6 +175,12 @@ void EraseWizard::showProbe(const Json& probe) {
         m_refused->setText(
             tr("Refused: %1").arg(QString::fromStdString(probe["refused"].get<std::string>())));
         m_refused->show();
+    }
+    if (probe["interrupted"].is_string()) {
+        QString text = QString::fromStdString(probe["interrupted"].get<std::string>());
+        text[0] = text[0].toUpper();
+        m_interrupted->setText(text + QLatin1Char('.'));
+        m_interrupted->show();
     }
     const std::string automatic = probe["auto"].is_string() ? probe["auto"].get<std::string>() : "";
     for (const auto& method : probe.value("methods", Json::array())) {

@@ -48,6 +48,7 @@ private:
 
     QLabel* m_identity = nullptr;
     QLabel* m_refused = nullptr;
+    QLabel* m_interrupted = nullptr;
     QVBoxLayout* m_methodList = nullptr;
     QButtonGroup* m_methods = nullptr;
     QLabel* m_confirmText = nullptr;

@@ -11,11 +11,12 @@
 #include <QTableWidget>
 #include <QWizard>
 
+#include "app/helper_caller.h"
 #include "app/pages/erase_wizard.h"
 #include "app/pages/maintenance_page.h"
-#include "app/helper_caller.h"
 #include "core/device/discovery.h"
 #include "core/lab/lab.h"
+#include "core/maintenance/erase/journal.h"
 #include "tests/gui/gui_support.h"
 #include "tests/integration/maintenance/maintenance_scratch.h"
 
@@ -140,4 +141,39 @@ TEST_CASE("audit, verify TRIM and erase a lab drive from the page") {
     CHECK(wizard.certificate()["verification"]["passed"] == true);
     CHECK(child<QLabel>(wizard, "eraseVerdict")->text().contains(QStringLiteral("verified")));
     screenshot(wizard, "maintenance-erase-certificate.png");
+}
+
+// A journal left "running" with nobody holding its lock is what a helper killed mid-erase
+// leaves behind: the wizard says so before anything else.
+TEST_CASE("the erase wizard shows an interrupted erase") {
+    if (::geteuid() != 0) {
+        WARN("needs root for lab drives; skipped");
+        return;
+    }
+    ssdk::app::test::application();
+    const ssdk::test::MaintenanceScratch scratch;
+    const auto drive = ssdk::test::makeLabDrive("maint-gui-int", Bytes::mib(256), "gpt-ext4");
+    const device::Device device = discover(drive.devicePath);
+    {
+        const maintenance::erase::EraseJournalStore store(scratch.dir());
+        auto journal = maintenance::erase::newJournal(device, "zeroout", "2026-11-23T13:40:02Z");
+        journal.fraction = 0.42;
+        journal.step = "BLKZEROOUT: 108 MiB of 256 MiB";
+        REQUIRE(store.begin(journal));
+    }
+    EraseWizard wizard(device);
+    QSignalSpy probed(&wizard, &EraseWizard::probed);
+    wizard.show();
+    REQUIRE(probed.wait(20000));
+    auto* interrupted = child<QLabel>(wizard, "eraseInterrupted");
+    CHECK(interrupted->isVisible());
+    const QString text = interrupted->text();
+    INFO(text.toStdString());
+    CHECK(text.startsWith(QStringLiteral("An erase of")));
+    CHECK(
+        text.contains(QStringLiteral("with zeroout was interrupted at 2026-11-23T13:40:02Z (42%")));
+    CHECK(text.contains(QStringLiteral("run the erase again")));
+    // Running it again is what the user is told to do: the methods stay available.
+    CHECK(wizard.button(QWizard::NextButton)->isEnabled());
+    screenshot(wizard, "maintenance-erase-interrupted.png");
 }

@@ -75,8 +75,20 @@ Expected<void> blockRangeIoctl(const std::string& path, unsigned long request, c
     return {};
 }
 
+// Records the journal; a journal that cannot be written stops the erase before the drive is
+// touched (and is only logged once the drive is being erased: stopping then helps nobody).
+Expected<void> record(EraseJournalStore::Active* journal,
+                      const std::function<void(EraseJournal&)>& change) {
+    if (journal == nullptr) {
+        return {};
+    }
+    change(journal->journal());
+    journal->journal().updated = isoNow();
+    return journal->save();
+}
+
 Expected<void> runAta(const device::Device& device, Method method, const TransportFactory& factory,
-                      const EraseProgress& progress) {
+                      const EraseProgress& progress, EraseJournalStore::Active* journal) {
     if (!factory.scsi) {
         return fail(ErrorCode::Unsupported, "no ATA transport");
     }
@@ -89,7 +101,9 @@ Expected<void> runAta(const device::Device& device, Method method, const Transpo
     if (!id) {
         return std::unexpected(id.error());
     }
-    if (id->security.locked) {
+    const std::string leftover = journal ? journal->journal().ataPassword : std::string();
+    const bool reuse = !leftover.empty() && (id->security.enabled || id->security.locked);
+    if (id->security.locked && !reuse) {
         return fail(ErrorCode::PermissionDenied, "the drive is locked by a password");
     }
     if (method == Method::AtaSanitizeCrypto || method == Method::AtaSanitizeBlock) {
@@ -120,10 +134,10 @@ Expected<void> runAta(const device::Device& device, Method method, const Transpo
     }
     if (id->security.frozen) {
         return fail(ErrorCode::PermissionDenied,
-                    "the drive's security is frozen: suspend and resume the computer to "
-                    "unfreeze it");
+                    "the drive's security is frozen: suspend and resume the machine or "
+                    "hot-plug the drive to unfreeze it; nothing was changed");
     }
-    if (id->security.enabled) {
+    if (id->security.enabled && !reuse) {
         return fail(ErrorCode::PermissionDenied, "the drive already has a user password");
     }
     const bool enhanced = method == Method::AtaSecurityEraseEnhanced;
@@ -133,20 +147,27 @@ Expected<void> runAta(const device::Device& device, Method method, const Transpo
     const std::chrono::milliseconds timeout =
         minutes ? std::chrono::minutes(*minutes * 2 + 30) : std::chrono::milliseconds(24h);
     std::random_device entropy;
-    const std::string password = fmt::format("SSDK{:08x}", entropy());
+    const std::string password = reuse ? leftover : fmt::format("SSDK{:08x}", entropy());
+    // The password is on record before the drive can hold it.
+    if (auto saved = record(journal, [&](EraseJournal& j) { j.ataPassword = password; }); !saved) {
+        return saved;
+    }
     if (progress) {
         progress(0.1, minutes ? fmt::format("SECURITY ERASE UNIT running; the drive estimates "
                                             "{} minutes",
                                             *minutes)
                               : std::string("SECURITY ERASE UNIT running"));
     }
-    if (auto erased = ata.securityErase(password, enhanced, timeout); !erased) {
+    if (auto erased = ata.securityErase(password, enhanced, timeout, reuse); !erased) {
         return erased;
     }
     auto after = ata.identify();
     if (after && after->security.enabled) {
         return fail(ErrorCode::Io, "the drive still has the temporary password '" + password +
                                        "' after SECURITY ERASE UNIT");
+    }
+    if (auto saved = record(journal, [](EraseJournal& j) { j.ataPassword.clear(); }); !saved) {
+        log::get("maintenance")->error("erase journal: {}", saved.error().describe());
     }
     return {};
 }
@@ -335,7 +356,8 @@ Verification judge(const std::vector<SpreadSample>& before, const std::vector<Sp
 
 Expected<EraseCertificate> eraseDevice(const device::Device& device, Method method,
                                        const TransportFactory& factory,
-                                       const EraseProgress& progress) {
+                                       const EraseProgress& outerProgress,
+                                       EraseJournalStore::Active* journal) {
     EraseCertificate cert;
     cert.method = std::string(toString(method));
     cert.methodDescription = std::string(describe(method));
@@ -347,14 +369,40 @@ Expected<EraseCertificate> eraseDevice(const device::Device& device, Method meth
     cert.sizeBytes = device.size.value;
     std::random_device entropy;
     const std::uint64_t seed = (std::uint64_t{entropy()} << 32) | entropy();
-    if (progress) {
-        progress(0.02, "reading a spread of blocks before the erase");
+    if (outerProgress) {
+        outerProgress(0.02, "reading a spread of blocks before the erase");
     }
     auto before = sampleSpread(device.path, kSpreadSamples, seed);
     if (!before) {
         return std::unexpected(before.error());
     }
     cert.started = isoNow();
+    // From here on the drive's contents are undefined until the erase completes: the journal
+    // says so first, then follows every step.
+    if (auto saved = record(journal,
+                            [&](EraseJournal& j) {
+                                j.method = cert.method;
+                                j.state = "running";
+                                j.started = cert.started;
+                                j.fraction = 0.05;
+                                j.step = "erasing with " + cert.method;
+                            });
+        !saved) {
+        return std::unexpected(Error(saved.error()).addContext("writing the erase journal"));
+    }
+    const EraseProgress progress = [&](double fraction, const std::string& step) {
+        if (auto saved = record(journal,
+                                [&](EraseJournal& j) {
+                                    j.fraction = fraction;
+                                    j.step = step;
+                                });
+            !saved) {
+            log::get("maintenance")->error("erase journal: {}", saved.error().describe());
+        }
+        if (outerProgress) {
+            outerProgress(fraction, step);
+        }
+    };
     const auto start = std::chrono::steady_clock::now();
     log::get("maintenance")->warn("erasing {} with {}", device.path, cert.method);
     Expected<void> erased;
@@ -372,7 +420,7 @@ Expected<EraseCertificate> eraseDevice(const device::Device& device, Method meth
     case Method::AtaSanitizeBlock:
     case Method::AtaSecurityEraseEnhanced:
     case Method::AtaSecurityErase:
-        erased = runAta(device, method, factory, progress);
+        erased = runAta(device, method, factory, progress, journal);
         break;
     case Method::NvmeSanitizeCrypto:
     case Method::NvmeSanitizeBlock:
@@ -382,8 +430,13 @@ Expected<EraseCertificate> eraseDevice(const device::Device& device, Method meth
         break;
     }
     if (!erased) {
-        return std::unexpected(
-            Error(erased.error()).addContext("erasing " + device.path + " with " + cert.method));
+        Error error =
+            Error(erased.error()).addContext("erasing " + device.path + " with " + cert.method);
+        (void)record(journal, [&](EraseJournal& j) {
+            j.state = "failed";
+            j.error = error.describe();
+        });
+        return std::unexpected(std::move(error));
     }
     cert.finished = isoNow();
     cert.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -392,9 +445,25 @@ Expected<EraseCertificate> eraseDevice(const device::Device& device, Method meth
     }
     auto after = sampleSpread(device.path, kSpreadSamples, seed);
     if (!after) {
+        (void)record(journal, [&](EraseJournal& j) {
+            j.state = "failed";
+            j.error =
+                "the erase ran but reading the drive back failed: " + after.error().describe();
+        });
         return std::unexpected(after.error());
     }
     cert.verification = judge(*before, *after, method);
+    if (auto saved = record(journal,
+                            [&](EraseJournal& j) {
+                                j.state = "completed";
+                                j.finished = cert.finished;
+                                j.fraction = 1.0;
+                                j.step = cert.verification.summary;
+                                j.verified = cert.verification.passed;
+                            });
+        !saved) {
+        log::get("maintenance")->error("erase journal: {}", saved.error().describe());
+    }
     if (progress) {
         progress(1.0, "done");
     }

@@ -9,6 +9,7 @@
 
 #include "core/base/json.h"
 #include "core/device/device.h"
+#include "core/maintenance/erase/journal.h"
 #include "core/maintenance/erase/methods.h"
 #include "core/maintenance/transport/nvme_transport.h"
 #include "core/maintenance/transport/scsi_transport.h"
@@ -50,9 +51,14 @@ struct EraseCertificate {
 using EraseProgress = std::function<void(double fraction, const std::string& step)>;
 
 // The caller has checked the guards (checkEraseGuards) and chosen method (chooseMethod).
+// journal: when given (the helper always gives one), it is updated before the first command
+// reaches the drive, at every progress step, and marked completed or failed at the end; an
+// ATA security erase records its temporary password in it while the drive may hold it, and
+// uses the password recorded there when the drive still has it from an interrupted run.
 Expected<EraseCertificate> eraseDevice(const device::Device& device, Method method,
                                        const TransportFactory& factory,
-                                       const EraseProgress& progress = {});
+                                       const EraseProgress& progress = {},
+                                       EraseJournalStore::Active* journal = nullptr);
 
 // Reads the first and last block and `count - 2` blocks at random offsets, classifying each.
 // before: the checksums taken before the erase at the same offsets (same seed).

@@ -38,7 +38,8 @@ constexpr std::array<MethodInfo, 11> kMethods{{
 
 std::string ataFrozenReason() {
     return "the drive's security is frozen (the BIOS issued SECURITY FREEZE LOCK at boot): "
-           "suspend and resume the computer (systemctl suspend) to unfreeze it, then try again";
+           "suspend and resume the machine (systemctl suspend) or hot-plug the drive to "
+           "unfreeze it, then try again";
 }
 
 } // namespace
@@ -146,6 +147,12 @@ std::vector<MethodOption> listMethods(const EraseCapabilities& caps) {
             }
             if (!sec.supported) {
                 add(method, false, "the security feature set is not supported (word 128)");
+            } else if ((sec.enabled || sec.locked) && caps.knownAtaPassword && !sec.frozen &&
+                       !sec.countExpired && (!enhanced || sec.enhancedEraseSupported)) {
+                add(method, true,
+                    "the drive still has the temporary password of an interrupted erase; "
+                    "erasing again uses it",
+                    estimate);
             } else if (sec.locked) {
                 add(method, false, lockedReason);
             } else if (sec.frozen) {

@@ -46,6 +46,9 @@ struct EraseCapabilities {
     std::string ataUnavailableReason; // why no IDENTIFY came back (e.g. a USB bridge blocks it)
     bool discard = false;             // the queue accepts discards
     bool writeZeroes = false;         // the queue has write_zeroes_max_bytes > 0
+    // The temporary ATA password an interrupted erase of this drive left (from its journal):
+    // with it, a drive that still has that password can be security-erased again.
+    bool knownAtaPassword = false;
     Bytes size;
 };
 

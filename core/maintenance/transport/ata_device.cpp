@@ -48,7 +48,14 @@ Expected<AtaResult> AtaDevice::send(const AtaPassThrough& command, DataDirection
     }
     auto result = parseAtaSense(sense);
     if (!result) {
-        return std::unexpected(Error(result.error()).addContext(name));
+        std::string bytes;
+        for (const std::uint8_t byte : sense) {
+            bytes += fmt::format("{}{:02x}", bytes.empty() ? "" : " ", byte);
+        }
+        return std::unexpected(
+            Error(result.error())
+                .addContext(fmt::format("SCSI status {:#x}, sense [{}]", reply->status, bytes))
+                .addContext(name));
     }
     if (result->failed()) {
         return fail(result->aborted() ? ErrorCode::Unsupported : ErrorCode::Io,
@@ -66,6 +73,7 @@ Expected<AtaIdentify> AtaDevice::identify() {
     command.taskfile.count = 1;
     command.protocol = AtaProtocol::PioDataIn;
     command.blocks = 1;
+    command.checkCondition = false; // the answer is the data block, not the registers
     if (auto sent =
             send(command, DataDirection::FromDevice, data, kShortTimeout, "IDENTIFY DEVICE");
         !sent) {
@@ -103,11 +111,13 @@ Expected<void> AtaDevice::securityPasswordCommand(std::uint8_t commandCode,
 }
 
 Expected<void> AtaDevice::securityErase(const std::string& password, bool enhanced,
-                                        std::chrono::milliseconds eraseTimeout) {
-    if (auto set = securityPasswordCommand(ata::kSecuritySetPassword, password, 0x0000,
-                                           kShortTimeout, "SECURITY SET PASSWORD");
-        !set) {
-        return set;
+                                        std::chrono::milliseconds eraseTimeout, bool passwordSet) {
+    if (!passwordSet) {
+        if (auto set = securityPasswordCommand(ata::kSecuritySetPassword, password, 0x0000,
+                                               kShortTimeout, "SECURITY SET PASSWORD");
+            !set) {
+            return set;
+        }
     }
     auto undoPassword = [&](Error error) -> Expected<void> {
         auto disabled = securityPasswordCommand(ata::kSecurityDisablePassword, password, 0x0000,

@@ -46,8 +46,10 @@ public:
     // PREPARE or ERASE UNIT after the password was set gets SECURITY DISABLE PASSWORD so it is
     // not left with a password (and locked at the next power cycle). The caller checks the
     // frozen/locked state first (identify()). eraseTimeout bounds ERASE UNIT.
+    // passwordSet: the drive already has `password` (left by an interrupted erase): SET
+    // PASSWORD is skipped and the sequence starts at ERASE PREPARE.
     Expected<void> securityErase(const std::string& password, bool enhanced,
-                                 std::chrono::milliseconds eraseTimeout);
+                                 std::chrono::milliseconds eraseTimeout, bool passwordSet = false);
 
     Expected<void> sanitizeStart(SanitizeAction action);
     Expected<SanitizeStatus> sanitizeStatus();

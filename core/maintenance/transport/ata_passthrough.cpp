@@ -16,9 +16,9 @@ std::array<std::uint8_t, 16> buildAtaPassThrough16(const AtaPassThrough& command
     cdb[0] = 0x85;
     cdb[1] = static_cast<std::uint8_t>((static_cast<unsigned>(command.protocol) << 1) |
                                        (command.extend ? 1U : 0U));
-    // byte 2: OFF_LINE=0, CK_COND=1 (bit 5); for data commands T_DIR (bit 3, 1 = from the
+    // byte 2: OFF_LINE=0, CK_COND (bit 5); for data commands T_DIR (bit 3, 1 = from the
     // device), BYTE_BLOCK=1 (bit 2, count in blocks), T_LENGTH=2 (bits 1:0, the COUNT field).
-    std::uint8_t flags = 0x20;
+    std::uint8_t flags = command.checkCondition ? 0x20 : 0x00;
     if (command.protocol == AtaProtocol::PioDataIn) {
         flags |= 0x08 | 0x04 | 0x02;
     } else if (command.protocol == AtaProtocol::PioDataOut) {
@@ -79,6 +79,19 @@ Expected<AtaResult> parseAtaSense(std::span<const std::uint8_t> sense) {
         result.count = sense[6];
         result.lba = std::uint64_t{sense[9]} | (std::uint64_t{sense[10]} << 8) |
                      (std::uint64_t{sense[11]} << 16);
+        return result;
+    }
+    // Linux before 6.10 wrote fixed-format ATA registers 5 bytes too far (error, status,
+    // device, count at bytes 8-11, INFORMATION left zero) and, for a failed command, the
+    // sense of the ATA error (ABORTED COMMAND, 00h/00h for ABRT) instead of 00h/1Dh. Seen
+    // from Debian 12's 6.1 kernel on an AHCI drive: 70 00 0b 00 00 00 00 0a 04 41 00 01.
+    if (sense.size() >= 12 && ((sense[0] & 0x7F) == 0x70 || (sense[0] & 0x7F) == 0x71) &&
+        sense[3] == 0 && sense[4] == 0 && sense[5] == 0 && sense[6] == 0 &&
+        (sense[9] & 0x40) != 0 && (sense[9] & 0x80) == 0) {
+        AtaResult result;
+        result.error = sense[8];
+        result.status = sense[9];
+        result.count = sense[11];
         return result;
     }
     return fail(ErrorCode::Protocol, "the device returned no ATA registers (is there a "

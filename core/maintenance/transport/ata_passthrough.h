@@ -31,10 +31,14 @@ struct AtaPassThrough {
     AtaProtocol protocol = AtaProtocol::NonData;
     bool extend = false;      // a 48-bit command (…EXT)
     std::uint16_t blocks = 0; // 512-byte data blocks transferred (0 for non-data)
+    // CK_COND: return the device's registers in the sense data even on success. Needed by
+    // commands whose answer is in the registers (SANITIZE STATUS); left off for PIO data-in,
+    // where libata + AHCI take the final status from the PIO Setup FIS and some controllers
+    // (QEMU's AHCI among them) leave DRQ set there, which libata then reports as an error.
+    bool checkCondition = true;
 };
 
-// The 16-byte CDB. CK_COND is always set so the device's registers come back in the sense
-// data; T_LENGTH says the length is in the COUNT field, counted in 512-byte blocks.
+// The 16-byte CDB. T_LENGTH says the length is in the COUNT field, in 512-byte blocks.
 std::array<std::uint8_t, 16> buildAtaPassThrough16(const AtaPassThrough& command);
 
 // The ATA Status Return descriptor (descriptor sense, type 09h) of a completed command.

@@ -1,6 +1,9 @@
 // Secure erase on lab drives with the block-layer methods, the helper's guards, and the
 // refusals the issue lists (system disk, mounted, wrong model).
+#include <csignal>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <thread>
 
 #include "core/maintenance/erase/eraser.h"
 #include "core/maintenance/erase/guards.h"
@@ -169,10 +172,27 @@ TransportFactory fakeAta(ssdk::test::FakeScsiTransport& fake, int& opened) {
 ssdk::test::ScriptStep identifyStep(std::uint16_t word128) {
     ssdk::test::ScriptStep step;
     step.name = "identify";
-    step.cdb = ssdk::test::cdb({0x85, 0x08, 0x2E, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xEC, 0});
+    step.cdb = ssdk::test::cdb({0x85, 0x08, 0x0E, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xEC, 0});
     step.direction = maintenance::transport::DataDirection::FromDevice;
     const auto data = ssdk::test::AtaIdentifyBuilder().model("Lab SATA").word(128, word128).build();
     step.dataIn.assign(data.begin(), data.end());
+    return step;
+}
+
+// A SECURITY command with its 512-byte password block (any content: a random password).
+ssdk::test::ScriptStep passwordStep(const char* name, std::uint8_t opcode) {
+    ssdk::test::ScriptStep step;
+    step.name = name;
+    step.cdb = ssdk::test::cdb({0x85, 0x0A, 0x26, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, opcode, 0});
+    step.direction = maintenance::transport::DataDirection::ToDevice;
+    step.anyData = true;
+    return step;
+}
+
+ssdk::test::ScriptStep erasePrepareStep() {
+    ssdk::test::ScriptStep step;
+    step.name = "erase prepare";
+    step.cdb = ssdk::test::cdb({0x85, 0x06, 0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xF3, 0});
     return step;
 }
 
@@ -209,20 +229,9 @@ TEST_CASE("verification catches a drive that reports an erase but kept its data"
     ssdk::test::FakeScsiTransport fake;
     int opened = 0;
     fake.expect(identifyStep(0x0001));
-    ssdk::test::ScriptStep set;
-    set.name = "set password";
-    set.cdb = ssdk::test::cdb({0x85, 0x0A, 0x26, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xF1, 0});
-    set.direction = maintenance::transport::DataDirection::ToDevice;
-    set.anyData = true;
-    fake.expect(set);
-    ssdk::test::ScriptStep prepare;
-    prepare.name = "erase prepare";
-    prepare.cdb = ssdk::test::cdb({0x85, 0x06, 0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xF3, 0});
-    fake.expect(prepare);
-    ssdk::test::ScriptStep unit = set;
-    unit.name = "erase unit";
-    unit.cdb[14] = 0xF4;
-    fake.expect(unit);
+    fake.expect(passwordStep("set password", 0xF1));
+    fake.expect(erasePrepareStep());
+    fake.expect(passwordStep("erase unit", 0xF4));
     fake.expect(identifyStep(0x0001));
     auto factory = fakeAta(fake, opened);
     auto cert = eraseDevice(device, Method::AtaSecurityErase, factory);
@@ -337,4 +346,195 @@ TEST_CASE("NVMe format and sanitize are chosen from identify data and sequenced"
     auto failed = eraseDevice(device, Method::NvmeSanitizeBlock, factory);
     REQUIRE_FALSE(failed);
     CHECK_THAT(failed.error().describe(), Catch::Contains("sanitize failed"));
+}
+
+namespace {
+
+TransportFactory nvmeFactory(FakeNvme& nvme) {
+    TransportFactory factory;
+    factory.nvme = [&nvme](const std::string&)
+        -> Expected<std::unique_ptr<maintenance::transport::NvmeTransport>> {
+        return std::make_unique<ForwardingNvme>(nvme);
+    };
+    return factory;
+}
+
+std::vector<std::uint8_t> passwordBlock(const std::string& password, std::uint16_t control) {
+    std::vector<std::uint8_t> block(512, 0);
+    block[0] = static_cast<std::uint8_t>(control & 0xFF);
+    block[1] = static_cast<std::uint8_t>(control >> 8);
+    std::copy(password.begin(), password.end(), block.begin() + 2);
+    return block;
+}
+
+} // namespace
+
+TEST_CASE("a helper killed mid-erase leaves a journal that probe and the CLI report; erasing "
+          "again completes it",
+          "[maintenance]") {
+    const MaintenanceScratch scratch;
+    const auto drive = makeLabDrive("maint-killed", Bytes::mib(64), "gpt-ext4");
+    const device::Device device = discover(drive.devicePath);
+    const EraseJournalStore store(scratch.dir());
+    const std::string id = eraseDeviceId(device);
+
+    // The erasing process: an NVMe sanitize that the (fake) controller never finishes, run
+    // with the journal the helper keeps; it is killed with SIGKILL while it polls.
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        device::Device nvmeDevice = device;
+        nvmeDevice.bus = device::Bus::Nvme;
+        FakeNvme nvme;
+        nvme.controller[256] = 0x02;
+        nvme.controller[328] = 0x02;
+        nvme.logs = {{0x4000, 2}}; // a quarter done, in progress, forever
+        auto active = store.begin(newJournal(nvmeDevice, "nvme-sanitize-block", "now"));
+        if (!active) {
+            ::_exit(3);
+        }
+        (void)eraseDevice(nvmeDevice, Method::NvmeSanitizeBlock, nvmeFactory(nvme), {}, &*active);
+        ::_exit(4);
+    }
+    bool underway = false;
+    for (int i = 0; i < 300 && !underway; ++i) {
+        auto status = store.status(id);
+        underway = status && status->journal && status->journal->step == "sanitizing";
+        if (!underway) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    }
+    ::kill(child, SIGKILL);
+    int waitStatus = 0;
+    REQUIRE(::waitpid(child, &waitStatus, 0) == child);
+    REQUIRE(underway);
+    CHECK(WIFSIGNALED(waitStatus));
+
+    SystemProcessRunner runner;
+    AllowAll authorizer;
+    helper::HelperService service(authorizer);
+    helper::addMaintenanceVerbs(service, runner, systemTransports(), store);
+    auto call = [&](const std::string& verb, const Json& args) {
+        const std::string line = Json{{"id", 3}, {"verb", verb}, {"args", args}}.dump();
+        return parseJson(service.handleLine(line), "helper response").value();
+    };
+    const Json probe = call("erase.probe", {{"device", drive.devicePath}});
+    REQUIRE(probe["ok"] == true);
+    REQUIRE(probe["result"]["interrupted"].is_string());
+    const std::string message = probe["result"]["interrupted"].get<std::string>();
+    CHECK_THAT(message, Catch::Contains("with nvme-sanitize-block was interrupted at") &&
+                            Catch::Contains("sanitizing") &&
+                            Catch::Contains("the drive's contents are undefined; run the "
+                                            "erase again"));
+    CHECK(probe["result"]["last_erase"]["state"] == "running");
+    CHECK(probe["result"]["erase_running"] == false);
+
+    // ssdkeeperctl's helper reads the same state directory (XDG_STATE_HOME of the scratch).
+    auto listed = runner.run({.argv = {std::string(SSDK_BINARY_DIR) + "/bin/ssdkeeperctl", "erase",
+                                       drive.devicePath, "--list"}});
+    REQUIRE(listed);
+    CHECK(listed->exitCode == 0);
+    CHECK_THAT(listed->standardError,
+               Catch::Contains("Warning: an erase of") && Catch::Contains("was interrupted at"));
+
+    // Running the erase again completes it; the warning goes away.
+    const Json erased = call("erase.run", {{"device", drive.devicePath},
+                                           {"method", "zeroout"},
+                                           {"confirm", confirmationWord(device)}});
+    REQUIRE(erased["ok"] == true);
+    CHECK(erased["result"]["verification"]["passed"] == true);
+    CHECK(erased["result"]["replaced_interrupted"].is_string());
+    const Json after = call("erase.probe", {{"device", drive.devicePath}});
+    REQUIRE(after["ok"] == true);
+    CHECK(after["result"]["interrupted"].is_null());
+    CHECK(after["result"]["last_erase"]["state"] == "completed");
+    CHECK(after["result"]["last_erase"]["method"] == "zeroout");
+    CHECK(after["result"]["last_erase"]["verified"] == true);
+    CHECK(after["result"]["last_erase"]["fraction"] == 1.0);
+}
+
+TEST_CASE("a refused erase writes no journal; an erase without a journal store is refused",
+          "[maintenance]") {
+    const MaintenanceScratch scratch;
+    const auto drive = makeLabDrive("maint-nojournal", Bytes::mib(64), "gpt-ext4");
+    const device::Device device = discover(drive.devicePath);
+    const EraseJournalStore store(scratch.dir());
+    SystemProcessRunner runner;
+    AllowAll authorizer;
+    helper::HelperService service(authorizer);
+    helper::addMaintenanceVerbs(service, runner, systemTransports(), store);
+    const auto line = [&](const std::string& method) {
+        return Json{{"id", 1},
+                    {"verb", "erase.run"},
+                    {"args",
+                     {{"device", drive.devicePath},
+                      {"method", method},
+                      {"confirm", confirmationWord(device)}}}}
+            .dump();
+    };
+    // Not an ATA drive: the method is unavailable, said clearly, and nothing is written.
+    const Json refused = parseJson(service.handleLine(line("ata-security-erase")), "r").value();
+    CHECK(refused["ok"] == false);
+    CHECK(refused["error"]["code"] == "unsupported");
+    CHECK_FALSE(fs::exists(store.pathFor(eraseDeviceId(device))));
+    CHECK(probeType(drive.devicePath + "p1") == "ext4");
+
+    helper::HelperService bare(authorizer);
+    helper::addMaintenanceVerbs(bare, runner, systemTransports());
+    const Json unjournaled = parseJson(bare.handleLine(line("zeroout")), "r").value();
+    CHECK(unjournaled["ok"] == false);
+    CHECK_THAT(unjournaled["error"]["message"].get<std::string>(), Catch::Contains("journal"));
+    CHECK(probeType(drive.devicePath + "p1") == "ext4");
+}
+
+TEST_CASE("an ATA security erase journals its password and reuses one an interrupted run left",
+          "[maintenance]") {
+    const MaintenanceScratch scratch;
+    const auto drive = makeLabDrive("maint-ata-again", Bytes::mib(64), "empty");
+    device::Device device = discover(drive.devicePath);
+    device.bus = device::Bus::Sata;
+    const EraseJournalStore store(scratch.dir());
+    // The drive still has the password "SSDKleft0001" (security enabled, not locked).
+    auto journal = newJournal(device, "ata-security-erase", "earlier");
+    journal.ataPassword = "SSDKleft0001";
+    auto active = store.begin(journal);
+    REQUIRE(active);
+    ssdk::test::FakeScsiTransport fake;
+    int opened = 0;
+    fake.expect(identifyStep(0x0001 | 0x0002));
+    fake.expect(erasePrepareStep());
+    ssdk::test::ScriptStep unit = passwordStep("erase unit", 0xF4);
+    unit.anyData = false;
+    unit.expectedOut = passwordBlock("SSDKleft0001", 0x0000);
+    fake.expect(unit);
+    fake.expect(identifyStep(0x0001)); // the erase cleared the password
+    auto cert = eraseDevice(device, Method::AtaSecurityErase, fakeAta(fake, opened), {}, &*active);
+    REQUIRE(cert);
+    CHECK(fake.finished()); // no SET PASSWORD: the recorded one was used
+    CHECK(active->journal().state == "completed");
+    CHECK(active->journal().ataPassword.empty());
+
+    // A fresh erase whose ERASE UNIT is aborted and whose clean-up fails too: the journal keeps
+    // the password it set, so the user (or the next run) can still clear it.
+    ssdk::test::FakeScsiTransport failing;
+    failing.expect(identifyStep(0x0001));
+    failing.expect(passwordStep("set password", 0xF1));
+    failing.expect(erasePrepareStep());
+    for (const auto& [name, opcode] : {std::pair{"erase unit", 0xF4}, {"disable password", 0xF6}}) {
+        ssdk::test::ScriptStep aborted = passwordStep(name, static_cast<std::uint8_t>(opcode));
+        aborted.ataStatus = 0x51; // ERR
+        aborted.ataError = 0x04;  // ABRT
+        failing.expect(aborted);
+    }
+    active->journal() = newJournal(device, "ata-security-erase", "now");
+    auto broken =
+        eraseDevice(device, Method::AtaSecurityErase, fakeAta(failing, opened), {}, &*active);
+    REQUIRE_FALSE(broken);
+    CHECK(failing.finished());
+    auto status = store.status(eraseDeviceId(device));
+    REQUIRE(status);
+    REQUIRE(status->journal);
+    CHECK(status->journal->state == "failed");
+    CHECK_THAT(status->journal->ataPassword, Catch::StartsWith("SSDK"));
+    CHECK_THAT(broken.error().describe(), Catch::Contains(status->journal->ataPassword));
 }

@@ -16,7 +16,7 @@ namespace {
 // The CDBs of ATA PASS-THROUGH (16), spelled out byte by byte (SAT-4 table 205):
 // 85h, protocol<<1|extend, CK_COND|T_DIR|BYTE_BLOCK|T_LENGTH, features, count, LBA, device,
 // command.
-const auto kIdentifyCdb = cdb({0x85, 0x08, 0x2E, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xEC, 0});
+const auto kIdentifyCdb = cdb({0x85, 0x08, 0x0E, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xEC, 0});
 const auto kSetPasswordCdb = cdb({0x85, 0x0A, 0x26, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xF1, 0});
 const auto kErasePrepareCdb = cdb({0x85, 0x06, 0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xF3, 0});
 const auto kEraseUnitCdb = cdb({0x85, 0x0A, 0x26, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xF4, 0});
@@ -217,4 +217,27 @@ TEST_CASE("ATA registers are read from fixed-format sense too") {
     CHECK(result->count == 2);
     CHECK(result->lba == 0x302010);
     CHECK_FALSE(parseAtaSense(std::vector<std::uint8_t>{0x70, 0, 5}));
+}
+
+// Recorded in the QEMU lab (Debian 12's 6.1 kernel, AHCI): SECURITY SET PASSWORD and SANITIZE
+// STATUS EXT aborted by a drive without those feature sets, in pre-6.10 libata's layout.
+TEST_CASE("ATA registers are read from the fixed-format sense of older Linux kernels") {
+    const std::vector<std::uint8_t> setPassword{0x70, 0x00, 0x0b, 0x00, 0x00, 0x00,
+                                                0x00, 0x0a, 0x04, 0x41, 0x00, 0x01,
+                                                0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+    auto aborted = parseAtaSense(setPassword);
+    REQUIRE(aborted);
+    CHECK(aborted->status == 0x41);
+    CHECK(aborted->error == 0x04);
+    CHECK(aborted->count == 1);
+    CHECK(aborted->aborted());
+    const std::vector<std::uint8_t> sanitize{0x70, 0x00, 0x0b, 0x00, 0x00, 0x00, 0x00, 0x0a, 0x04,
+                                             0x41, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00};
+    auto status = parseAtaSense(sanitize);
+    REQUIRE(status);
+    CHECK(status->aborted());
+    // Without a plausible status byte (DRDY set, BSY clear) it is not guessed at.
+    auto garbage = setPassword;
+    garbage[9] = 0x00;
+    CHECK_FALSE(parseAtaSense(garbage));
 }

@@ -1,0 +1,99 @@
+#pragma once
+// The erase journal: what is being erased, how, since when and how far it got, written to
+// <stateDir>/ssdkeeper/erase/<device id>.json before the first command reaches the drive and
+// at every progress step. A helper killed mid-erase leaves it in state "running" with nobody
+// holding its lock: that is an interrupted erase, shown to the user until an erase of the
+// same drive completes. Every method can be run again from the start; an ATA security erase
+// records its temporary password so a re-run (or the user) can still clear it.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "core/base/error.h"
+#include "core/base/json.h"
+#include "core/base/unique_fd.h"
+#include "core/device/device.h"
+
+namespace ssdk::maintenance::erase {
+
+struct EraseJournal {
+    int version = 1;
+    std::string deviceId; // the file name: serial-based, stable across reboots
+    std::string devicePath, model, serial;
+    std::uint64_t sizeBytes = 0;
+    std::string method;
+    std::string state = "running";          // "running", "completed", "failed"
+    std::string started, updated, finished; // ISO 8601 UTC
+    double fraction = 0;
+    std::string step;        // the last progress text
+    std::string error;       // why a failed erase stopped
+    std::string ataPassword; // the temporary ATA user password while it may be set
+    bool verified = false;   // completed: did the verification pass
+};
+
+// "Samsung_SSD_870-S6PXNS0T123" (model-serial), else the WWN, else the kernel name; only
+// [A-Za-z0-9_.-].
+std::string eraseDeviceId(const device::Device& device);
+
+// A journal for an erase about to start.
+EraseJournal newJournal(const device::Device& device, std::string method, std::string now);
+
+Json toJson(const EraseJournal& journal);
+Expected<EraseJournal> eraseJournalFromJson(const Json& json);
+
+// "An erase of S6PXNS0T123 (Samsung SSD 870 EVO, /dev/sda) with nvme-format was interrupted
+// at 2026-11-23T13:40:02Z (41%: zeroout: 1 GiB of 2 GiB): the drive's contents are undefined;
+// run the erase again."
+std::string interruptedMessage(const EraseJournal& journal);
+
+class EraseJournalStore {
+public:
+    // owner: when root works for a user, files are chowned to them.
+    explicit EraseJournalStore(std::filesystem::path stateDir,
+                               std::optional<std::pair<std::uint32_t, std::uint32_t>> owner = {});
+
+    std::filesystem::path pathFor(const std::string& deviceId) const;
+
+    // The erase of one drive while it runs: holds an exclusive lock on <id>.lock (released by
+    // the kernel when the process dies) and rewrites the journal on every update.
+    class Active {
+    public:
+        EraseJournal& journal() { return m_journal; }
+        // Writes the journal (atomically: temporary file, fsync, rename).
+        Expected<void> save();
+
+    private:
+        friend class EraseJournalStore;
+        Active(const EraseJournalStore& store, EraseJournal journal, UniqueFd lock)
+            : m_store(&store)
+            , m_journal(std::move(journal))
+            , m_lock(std::move(lock)) {}
+        const EraseJournalStore* m_store;
+        EraseJournal m_journal;
+        UniqueFd m_lock;
+    };
+
+    // Locks the drive's journal and writes `journal`. Busy when another process is erasing it.
+    Expected<Active> begin(EraseJournal journal) const;
+
+    // The drive's last journal, if any, and whether an erase of it runs right now.
+    struct Status {
+        std::optional<EraseJournal> journal;
+        bool runningNow = false;
+        // A journal in state "running" that nobody holds: the helper died mid-erase.
+        bool interrupted() const { return journal && journal->state == "running" && !runningNow; }
+    };
+    Expected<Status> status(const std::string& deviceId) const;
+
+private:
+    Expected<void> write(const EraseJournal& journal) const;
+    void chown(const std::filesystem::path& file) const;
+
+    std::filesystem::path m_dir;
+    std::optional<std::pair<std::uint32_t, std::uint32_t>> m_owner;
+};
+
+} // namespace ssdk::maintenance::erase

@@ -1,0 +1,131 @@
+// The erase journal: its JSON, the interrupted message, and the lock that tells a running
+// erase from one whose helper died.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "core/maintenance/erase/journal.h"
+#include "core/maintenance/erase/methods.h"
+#include "tests/unit/maintenance/identify_builder.h"
+
+using namespace ssdk;
+using namespace ssdk::maintenance;
+using namespace ssdk::maintenance::erase;
+namespace fs = std::filesystem;
+
+namespace {
+
+device::Device sampleDevice() {
+    device::Device device;
+    device.name = "sdx";
+    device.path = "/dev/sdx";
+    device.model = "Samsung SSD 870 EVO 1TB";
+    device.serial = "S6P/XNS0T123";
+    device.size = Bytes(1000204886016);
+    return device;
+}
+
+struct TempDir {
+    fs::path path =
+        fs::temp_directory_path() / ("ssdk-erase-journal-" + std::to_string(::getpid()));
+    TempDir() { fs::create_directories(path); }
+    ~TempDir() { fs::remove_all(path); }
+};
+
+} // namespace
+
+TEST_CASE("an erase journal round-trips through JSON and names the drive safely") {
+    auto journal = newJournal(sampleDevice(), "nvme-format", "2026-11-23T13:40:02Z");
+    CHECK(journal.deviceId == "Samsung_SSD_870_EVO_1TB-S6P_XNS0T123");
+    journal.fraction = 0.41;
+    journal.step = "zeroout: 410 GB of 1 TB";
+    journal.ataPassword = "SSDK0badf00d";
+    auto back = eraseJournalFromJson(toJson(journal));
+    REQUIRE(back);
+    CHECK(back->serial == "S6P/XNS0T123");
+    CHECK(back->state == "running");
+    CHECK(back->fraction == Approx(0.41));
+    CHECK(back->ataPassword == "SSDK0badf00d");
+    CHECK(back->sizeBytes == 1000204886016);
+
+    const std::string message = interruptedMessage(journal);
+    CHECK_THAT(message, Catch::StartsWith("an erase of S6P/XNS0T123 (Samsung SSD 870 EVO 1TB, "
+                                          "/dev/sdx) with nvme-format was interrupted at "
+                                          "2026-11-23T13:40:02Z (41%: zeroout"));
+    CHECK_THAT(message, Catch::Contains("the drive's contents are undefined; run the erase again"));
+    CHECK_THAT(message, Catch::Contains("SSDK0badf00d"));
+
+    Json bad = toJson(journal);
+    bad["state"] = "half";
+    CHECK_FALSE(eraseJournalFromJson(bad));
+    CHECK_FALSE(eraseJournalFromJson(Json{{"version", 2}}));
+}
+
+TEST_CASE("the journal lock tells a running erase from an interrupted one") {
+    const TempDir dir;
+    const EraseJournalStore store(dir.path);
+    const auto device = sampleDevice();
+    const std::string id = eraseDeviceId(device);
+    auto none = store.status(id);
+    REQUIRE(none);
+    CHECK_FALSE(none->journal);
+    CHECK_FALSE(none->interrupted());
+    {
+        auto active = store.begin(newJournal(device, "discard", "2026-11-23T13:00:00Z"));
+        REQUIRE(active);
+        CHECK(fs::exists(store.pathFor(id)));
+        auto running = store.status(id);
+        REQUIRE(running);
+        CHECK(running->runningNow);
+        CHECK_FALSE(running->interrupted());
+        // A second erase of the same drive is refused while the first holds the lock.
+        auto second = store.begin(newJournal(device, "discard", "2026-11-23T13:00:01Z"));
+        REQUIRE_FALSE(second);
+        CHECK(second.error().code() == ErrorCode::Busy);
+        active->journal().fraction = 0.5;
+        active->journal().step = "discard: half";
+        REQUIRE(active->save());
+    }
+    // The lock went with its holder (as when the helper is killed); the journal says running.
+    auto left = store.status(id);
+    REQUIRE(left);
+    REQUIRE(left->journal);
+    CHECK_FALSE(left->runningNow);
+    CHECK(left->interrupted());
+    CHECK(left->journal->step == "discard: half");
+    {
+        auto again = store.begin(newJournal(device, "discard", "2026-11-23T13:05:00Z"));
+        REQUIRE(again);
+        again->journal().state = "completed";
+        REQUIRE(again->save());
+    }
+    auto done = store.status(id);
+    REQUIRE(done);
+    CHECK_FALSE(done->interrupted());
+
+    std::ofstream(store.pathFor(id)) << "{ not json";
+    CHECK_FALSE(store.status(id));
+}
+
+TEST_CASE("a temporary password left by an interrupted erase makes security erase available") {
+    EraseCapabilities caps;
+    caps.bus = "sata";
+    caps.size = Bytes::gib(1);
+    // Security supported and enabled (a user password is set), not frozen, not locked.
+    auto id = parseAtaIdentify(ssdk::test::AtaIdentifyBuilder().word(128, 0x0001 | 0x0002).build());
+    REQUIRE(id);
+    caps.ata = *id;
+    auto refused = chooseMethod(caps, "ata-security-erase");
+    REQUIRE_FALSE(refused);
+    CHECK_THAT(refused.error().describe(), Catch::Contains("password is already set"));
+    caps.knownAtaPassword = true;
+    CHECK(chooseMethod(caps, "ata-security-erase") == Method::AtaSecurityErase);
+    // Frozen stays frozen, password or not, and says how to unfreeze.
+    caps.ata->security.frozen = true;
+    auto frozen = chooseMethod(caps, "ata-security-erase");
+    REQUIRE_FALSE(frozen);
+    CHECK_THAT(frozen.error().describe(), Catch::Contains("frozen") &&
+                                              Catch::Contains("suspend and resume") &&
+                                              Catch::Contains("hot-plug"));
+}
