@@ -8,8 +8,10 @@
 
 #include "core/base/log.h"
 #include "core/base/system_process_runner.h"
+#include "core/cachectl/backends/registry.h"
 #include "core/rpc/protocol.h"
 #include "helper/authorizer.h"
+#include "helper/cache_verbs.h"
 #include "helper/helper_service.h"
 #include "helper/lab_verbs.h"
 #include "helper/line_reader.h"
@@ -52,6 +54,10 @@ int main(int argc, char** /*argv*/) {
     service.add(pingVerb(caller));
     addMaintenanceVerbs(service, runner, maintenance::erase::systemTransports());
     addSmartVerbs(service, runner);
+    cachectl::BackendRegistry cacheBackends;
+    cachectl::addSystemBackends(cacheBackends, cachectl::HostEnv::live(runner));
+    cachectl::CacheManager cacheManager(cacheBackends, cachectl::HostEnv::live(runner), kCacheStateDir);
+    addCacheVerbs(service, cacheManager);
     if (auto labContext = labContextFor(caller); labContext) {
         addLabVerbs(service, *labContext, runner);
         addOpVerbs(service, *labContext, runner);
