@@ -69,7 +69,10 @@ Expected<CacheStats> engineStatsFromJson(const Json& reply, const std::string& e
         return fail(ErrorCode::Protocol, "the daemon's stats request failed");
     }
     const Json* found = nullptr;
-    for (const auto& item : reply.value("exports", Json::array())) {
+    if (!reply.contains("exports") || !reply["exports"].is_array()) {
+        return fail(ErrorCode::Protocol, "the daemon's stats reply has no exports");
+    }
+    for (const auto& item : reply["exports"]) {
         if (item.value("name", "") == exportName) {
             found = &item;
         }

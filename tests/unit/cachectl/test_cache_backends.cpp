@@ -142,6 +142,7 @@ TEST_CASE("a host without device-mapper says exactly why zram-writecache is unav
     // Loaded modules (in /proc/modules or /sys/module) and a loadable one are fine.
     host.env.isRoot = true;
     host.module("zram");
+    std::filesystem::create_directories(host.dir / "sys/class/zram-control");
     host.file("/proc/modules", "dm_mod 1 0 - Live 0x0\n");
     host.runner.expect({"modprobe", "-n", "-q", "dm_cache"}, ok());
     host.runner.expect({"modprobe", "-n", "-q", "dm_cache_smq"}, ok());
@@ -157,9 +158,12 @@ TEST_CASE("zram-writecache stacks dm-cache on two zram devices and drains before
     const auto hotAdd = host.dir / "sys/class/zram-control/hot_add";
     REQUIRE(::mkfifo(hotAdd.c_str(), 0600) == 0);
     std::thread kernel([&] {
-        for (const char* id : {"2\n", "3\n"}) {
-            std::ofstream(hotAdd) << id;
+        std::ofstream(hotAdd) << "2\n";
+        // The second answer only once the first reader has gone on to set zram2 up.
+        for (int i = 0; i < 2000 && !std::filesystem::exists(host.dir / "sys/block/zram2/disksize"); ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
+        std::ofstream(hotAdd) << "3\n";
     });
     for (const char* id : {"2", "3"}) {
         std::filesystem::create_directories(host.dir / "sys/block" / (std::string("zram") + id));
