@@ -151,8 +151,10 @@ RamCachePage::RamCachePage(CacheCalls* calls, QWidget* parent)
                         maxX = std::max(maxX, mib);
                     }
                     auto axes = m_whatIfView->chart()->axes(Qt::Horizontal);
-                    if (!axes.isEmpty()) {
-                        axes.first()->setRange(0, maxX);
+                    if (auto* axis = axes.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(axes.first())) {
+                        axis->setRange(0, maxX);
+                        // Small traces: fractions of a MiB must stay readable.
+                        axis->setLabelFormat(maxX < 10 ? QStringLiteral("%.2f") : QStringLiteral("%d"));
                     }
                     const auto& last = points.empty() ? WhatIfPoint{} : points.back();
                     m_whatIfLabel->setText(

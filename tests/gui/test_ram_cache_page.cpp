@@ -77,11 +77,11 @@ TEST_CASE("the RAM Cache page turns a cache on and off and shows it working", "[
     env.root = scratch;
     env.runner = &runner;
     cachectl::CacheManager manager(registry, env, scratch / "state");
-    auto* calls = new ManagerCacheCalls(
+    auto* cacheCalls = new ManagerCacheCalls(
         manager, Json{{"total_bytes", 8 * kGiB}, {"available_bytes", 5 * kGiB},
                       {"suggested_bytes", 2 * kGiB}});
 
-    RamCachePage page(calls);
+    RamCachePage page(cacheCalls);
     page.resize(900, 1250);
     const device::Device drive = test::labDrive();
     page.setDevice(&drive);
@@ -127,7 +127,8 @@ TEST_CASE("the RAM Cache page turns a cache on and off and shows it working", "[
     QTRY_VERIFY(flush->isEnabled());
     flush->click();
     QTRY_VERIFY(child<QLabel>(page, "message")->text().startsWith(QStringLiteral("Flushed")));
-    CHECK(std::count(fake->calls().begin(), fake->calls().end(), "flush") == 1);
+    const auto calls = fake->calls();
+    CHECK(std::count(calls.begin(), calls.end(), "flush") == 1);
 
     // The what-if curve from a recorded trace.
     const fs::path trace = scratch / "trace.blocks";

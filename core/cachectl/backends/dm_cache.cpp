@@ -163,8 +163,10 @@ Expected<ActiveCache> DmCacheBackend::enable(const CachePlan& plan) {
         (void)removeCacheDevices(devices->resources);
         return std::unexpected(Error(created.error()).addContext("creating " + mapperPath(plan.name)));
     }
-    // udev makes the node; wait for it so the caller can mount it right away.
+    // udev makes the node; wait for it so the caller can mount it right away. Without udev
+    // (a minimal system, the lab VM) dmsetup makes it.
     (void)m_env.run({"udevadm", "settle", "--timeout=10"}, 15s);
+    (void)m_env.run({"dmsetup", "mknodes", plan.name});
     log::get("cachectl")->info("{}: {} caches {} ({} bytes, {})", name(), active.cachedDevice,
                                plan.origin, plan.cacheBytes, toString(plan.mode));
     return active;

@@ -65,6 +65,8 @@ Expected<DmCacheBackend::CacheDevices> SsdCacheBackend::createCacheDevices(const
         return std::unexpected(data.error());
     }
     (void)env().run({"udevadm", "settle", "--timeout=10"});
+    (void)env().run({"dmsetup", "mknodes", metaName});
+    (void)env().run({"dmsetup", "mknodes", dataName});
     // A fresh dm-cache needs zeroed metadata, or it would trust what the drive held before.
     auto zeroed = env().runChecked({"dd", "if=/dev/zero", "of=/dev/mapper/" + metaName, "bs=1M",
                                     fmt::format("count={}", metaSectors * 512 / (1024 * 1024)),

@@ -171,6 +171,7 @@ TEST_CASE("zram-writecache stacks dm-cache on two zram devices and drains before
     const std::string table = "0 4194304 cache /dev/zram2 /dev/zram3 /dev/labx1 64 1 writeback smq 0";
     host.runner.expect({"dmsetup", "create", "ssdk-labx1", "--table", table}, ok());
     host.runner.expect({"udevadm", "settle", "--timeout=10"}, ok());
+    host.runner.expect({"dmsetup", "mknodes", "ssdk-labx1"}, ok());
 
     ZramCacheBackend backend(host.env);
     auto active = backend.enable(zramPlan());
@@ -214,7 +215,7 @@ TEST_CASE("zram-writecache stacks dm-cache on two zram devices and drains before
             dm.push_back(request.argv[1] + (request.argv.size() > 4 ? " " + request.argv[4] : ""));
         }
     }
-    CHECK(dm == std::vector<std::string>{"create " + table, "reload " + cleaner, "suspend",
+    CHECK(dm == std::vector<std::string>{"create " + table, "mknodes", "reload " + cleaner, "suspend",
                                          "resume", "reload " + table, "suspend", "resume",
                                          "remove"});
 }
