@@ -129,7 +129,17 @@ Expected<void> DmCacheBackend::load(const ActiveCache& active, const std::string
     if (auto resume = m_env.runChecked({"dmsetup", "resume", name}); !resume) {
         return std::unexpected(resume.error());
     }
+    if (table.find(" smq ") != std::string::npos) {
+        tune(name);
+    }
     return {};
+}
+
+void DmCacheBackend::tune(const std::string& name) {
+    // dm-cache moves at most migration_threshold sectors at a time (default 2048 = 1 MiB),
+    // which makes a RAM cache warm up slowly; RAM can take far more.
+    (void)m_env.run({"dmsetup", "message", name, "0", "migration_threshold",
+                     std::to_string(kMigrationThresholdSectors)});
 }
 
 Expected<ActiveCache> DmCacheBackend::enable(const CachePlan& plan) {
@@ -167,6 +177,7 @@ Expected<ActiveCache> DmCacheBackend::enable(const CachePlan& plan) {
     // (a minimal system, the lab VM) dmsetup makes it.
     (void)m_env.run({"udevadm", "settle", "--timeout=10"}, 15s);
     (void)m_env.run({"dmsetup", "mknodes", plan.name});
+    tune(plan.name);
     log::get("cachectl")->info("{}: {} caches {} ({} bytes, {})", name(), active.cachedDevice,
                                plan.origin, plan.cacheBytes, toString(plan.mode));
     return active;
@@ -222,6 +233,8 @@ Expected<void> DmCacheBackend::disable(const ActiveCache& active) {
         !removed) {
         return std::unexpected(Error(removed.error()).addContext("disabling the cache"));
     }
+    // Without udev the node may stay behind; mknodes drops the node of a removed device.
+    (void)m_env.run({"dmsetup", "mknodes", active.plan.name});
     return removeCacheDevices(active.resources);
 }
 

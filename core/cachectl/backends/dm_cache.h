@@ -64,6 +64,7 @@ private:
     Expected<void> load(const ActiveCache& active, const std::string& table);
     Expected<void> clean(const ActiveCache& active);
     Expected<void> toLinear(const ActiveCache& active);
+    void tune(const std::string& name);
 
     HostEnv m_env;
 };
@@ -102,6 +103,7 @@ protected:
 
 // Metadata device size for a dm-cache of that many bytes (4 MiB + 16 B per block, ≥ 8 MiB).
 std::uint64_t dmCacheMetadataBytes(std::uint64_t cacheBytes);
-constexpr std::uint64_t kDmCacheBlockSectors = 64; // 32 KiB cache blocks
+constexpr std::uint64_t kDmCacheBlockSectors = 64;           // 32 KiB cache blocks
+constexpr std::uint64_t kMigrationThresholdSectors = 262144; // 128 MiB in flight
 
 } // namespace ssdk::cachectl

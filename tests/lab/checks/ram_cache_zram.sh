@@ -34,11 +34,11 @@ read_ms() {
 }
 first=$(read_ms)
 best=999999
-for pass in 2 3 4; do
+for pass in 2 3 4 5 6; do
     t=$(read_ms)
     [ "$t" -lt "$best" ] && best=$t
 done
-echo "O_DIRECT read of 24 MiB through the cache: first ${first} ms, best of the next three ${best} ms"
+echo "O_DIRECT read of 24 MiB through the cache: first ${first} ms, best of the next five ${best} ms"
 [ $((best * 2)) -le "$first" ] || { echo "the cache did not make re-reads at least 2x faster"; exit 1; }
 "$CTL" cache status --json | grep -q "\"hit_ratio\"" || { echo "no statistics"; exit 1; }
 head -c 8M /dev/urandom >"$mnt/after"
@@ -47,7 +47,8 @@ head -c 8M /dev/urandom >"$mnt/after"
 "$CTL" cache disable "$dev"
 trap - EXIT
 [ "$(findmnt -n -o SOURCE "$mnt")" = "$dev" ] || { echo "$dev is not mounted back"; exit 1; }
-! ls /dev/mapper | grep -q ssdk- || { echo "a dm device is left behind"; exit 1; }
+! dmsetup ls | grep -q ssdk- || { echo "a dm device is left behind"; exit 1; }
+! ls /dev/mapper | grep -q ssdk- || { echo "a /dev/mapper node is left behind"; exit 1; }
 (cd "$mnt" && sha256sum -c --quiet /tmp/ssdk-ram-cache.sum)
 umount "$mnt"
 fsck.ext4 -fn "$dev" >/dev/null

@@ -172,6 +172,8 @@ TEST_CASE("zram-writecache stacks dm-cache on two zram devices and drains before
     host.runner.expect({"dmsetup", "create", "ssdk-labx1", "--table", table}, ok());
     host.runner.expect({"udevadm", "settle", "--timeout=10"}, ok());
     host.runner.expect({"dmsetup", "mknodes", "ssdk-labx1"}, ok());
+    host.runner.expect({"dmsetup", "message", "ssdk-labx1", "0", "migration_threshold", "262144"},
+                       ok());
 
     ZramCacheBackend backend(host.env);
     auto active = backend.enable(zramPlan());
@@ -215,9 +217,10 @@ TEST_CASE("zram-writecache stacks dm-cache on two zram devices and drains before
             dm.push_back(request.argv[1] + (request.argv.size() > 4 ? " " + request.argv[4] : ""));
         }
     }
-    CHECK(dm == std::vector<std::string>{"create " + table, "mknodes", "reload " + cleaner, "suspend",
-                                         "resume", "reload " + table, "suspend", "resume",
-                                         "remove"});
+    CHECK(dm == std::vector<std::string>{"create " + table, "mknodes", "message migration_threshold",
+                                         "reload " + cleaner, "suspend", "resume",
+                                         "reload " + table, "suspend", "resume",
+                                         "message migration_threshold", "remove", "mknodes"});
 }
 
 TEST_CASE("a failing dmsetup create leaves no zram device behind", "[cache-backend]") {
