@@ -579,6 +579,7 @@ void RamCachePage::setDevice(const device::Device* device) {
     m_partition->blockSignals(true);
     m_partition->clear();
     m_devicePath.clear();
+    m_systemDisk = false;
     if (device != nullptr) {
         m_devicePath = qs(device->path);
         auto label = [](const std::string& path, const std::optional<device::Filesystem>& fs,
@@ -602,11 +603,16 @@ void RamCachePage::setDevice(const device::Device* device) {
                                        device->size),
                                  qs(device->path));
         }
+        m_systemDisk = device->holdsRootFilesystem();
         m_summary->setText(
-            tr("Keep the most used blocks of %1 in RAM (RAPID-style): reads that hit come from "
-               "memory, and in write-back mode writes are absorbed and written back in larger "
-               "chunks.")
-                .arg(qs(device->path)));
+            m_systemDisk
+                ? tr("%1 holds the running system (/): SSD Keeper does not stack a cache under "
+                     "it. Select another drive.")
+                      .arg(qs(device->path))
+                : tr("Keep the most used blocks of %1 in RAM (RAPID-style): reads that hit come "
+                     "from memory, and in write-back mode writes are absorbed and written back in "
+                     "larger chunks.")
+                      .arg(qs(device->path)));
     } else {
         m_summary->setText(tr("Select a drive."));
     }
@@ -662,7 +668,7 @@ void RamCachePage::updateControls() {
     const auto active = activeCache();
     const bool on = active.has_value();
     const bool haveDevice = !selectedPartition().isEmpty();
-    m_enable->setEnabled(haveDevice && (on || available));
+    m_enable->setEnabled(haveDevice && (on || (available && !m_systemDisk)));
     m_backend->setEnabled(!on);
     m_partition->setEnabled(!on);
     m_size->setEnabled(!on);

@@ -115,6 +115,7 @@ private:
     bool m_waiting = false;
 
     QString m_devicePath;
+    bool m_systemDisk = false; // holds "/": never cached (the helper refuses it too)
     QStringList m_partitions;
     Json m_backends = Json::array();
     Json m_caches = Json::array();

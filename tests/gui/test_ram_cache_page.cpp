@@ -153,6 +153,12 @@ TEST_CASE("the RAM Cache page turns a cache on and off and shows it working", "[
 
     enable->click();
     QTRY_VERIFY(fake->calls().back() == "disable /dev/loop0");
+    // The system disk is never offered.
+    const device::Device system = test::nvmeSystemDisk();
+    page.setDevice(&system);
+    CHECK_FALSE(enable->isEnabled());
+    CHECK(child<QLabel>(page, "summary")->text().contains(QStringLiteral("running system")));
+    page.setDevice(&drive);
     QTRY_VERIFY(!enable->isChecked());
     CHECK(child<QLabel>(page, "message")->text().contains(QStringLiteral("off")));
     CHECK_FALSE(fs::exists(scratch / "state" / "ssdk-loop0.json"));
