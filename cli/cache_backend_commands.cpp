@@ -70,8 +70,8 @@ int runStatus(const CliContext& context, const CacheOptions& options) {
                            Error(ErrorCode::NotFound, "no cache is enabled on " + options.device));
     }
     if (context.json) {
-        printJson(Json{{"backends", (*probe)["backends"]}, {"ram", (*probe)["ram"]},
-                       {"caches", caches}});
+        printJson(
+            Json{{"backends", (*probe)["backends"]}, {"ram", (*probe)["ram"]}, {"caches", caches}});
         return kExitOk;
     }
     std::cout << describeCacheStatus(*probe, Json{{"caches", caches}});
@@ -112,8 +112,8 @@ int runEnable(const CliContext& context, const CacheOptions& options) {
                 reasons += fmt::format("\n  {}: {}", item["name"].get<std::string>(),
                                        item["probe"]["reason"].get<std::string>());
             }
-            return reportError(context, Error(ErrorCode::Unsupported,
-                                              "no cache backend can run here:" + reasons));
+            return reportError(
+                context, Error(ErrorCode::Unsupported, "no cache backend can run here:" + reasons));
         }
     }
     std::uint64_t bytes = (*probe)["ram"].value("suggested_bytes", 0ULL);
@@ -130,17 +130,20 @@ int runEnable(const CliContext& context, const CacheOptions& options) {
                                         options.device, formatIec(Bytes(bytes)), backend))) {
         return reportError(context, Error(ErrorCode::Cancelled, "not confirmed; nothing done"));
     }
-    Json args{{"device", options.device},   {"backend", backend},
-              {"size", bytes},              {"compression", options.compression},
-              {"mode", options.mode},       {"apply_now", options.applyNow}};
+    Json args{{"device", options.device},
+              {"backend", backend},
+              {"size", bytes},
+              {"compression", options.compression},
+              {"mode", options.mode},
+              {"apply_now", options.applyNow}};
     if (!options.cacheDevice.empty()) {
         args["cache_device"] = options.cacheDevice;
     }
     auto result = helper.call("cache.enable", args,
                               context.json ? rpc::HelperClient::EventHandler{} : printProgress);
     if (!result) {
-        return reportError(context, Error(result.error()).addContext("enabling the cache on " +
-                                                                     options.device));
+        return reportError(
+            context, Error(result.error()).addContext("enabling the cache on " + options.device));
     }
     if (context.json) {
         printJson(*result);
@@ -166,8 +169,9 @@ int runSimple(const CliContext& context, const std::string& verb, const Json& ar
     rpc::HelperClient helper;
     auto result = helper.call(verb, args);
     if (!result) {
-        return reportError(context, Error(result.error()).addContext(verb + " " +
-                                                                     args["device"].get<std::string>()));
+        return reportError(
+            context,
+            Error(result.error()).addContext(verb + " " + args["device"].get<std::string>()));
     }
     if (context.json) {
         printJson(*result);
@@ -181,7 +185,8 @@ CLI::App* cacheCommand(CLI::App& app) {
     try {
         return app.get_subcommand("cache");
     } catch (const CLI::OptionNotFound&) {
-        auto* cache = app.add_subcommand("cache", "The RAM block cache: simulate, enable, watch, flush");
+        auto* cache =
+            app.add_subcommand("cache", "The RAM block cache: simulate, enable, watch, flush");
         cache->require_subcommand(1);
         return cache;
     }
@@ -210,13 +215,12 @@ std::string describeCacheStatus(const Json& probe, const Json& status) {
     for (const auto& cache : caches) {
         const auto& active = cache["cache"];
         const auto& plan = active["plan"];
-        text += fmt::format("{} → {} ({}, {}, {}, {} compression){}\n",
-                            plan.value("origin", ""), active.value("cached_device", ""),
-                            active.value("backend", ""),
-                            formatIec(Bytes(plan.value("cache_bytes", 0ULL))),
-                            plan.value("mode", ""), plan.value("compression", ""),
-                            cache.value("phase", "") == "active" ? ""
-                                                                 : " [" + cache.value("phase", "") + "]");
+        text += fmt::format(
+            "{} → {} ({}, {}, {}, {} compression){}\n", plan.value("origin", ""),
+            active.value("cached_device", ""), active.value("backend", ""),
+            formatIec(Bytes(plan.value("cache_bytes", 0ULL))), plan.value("mode", ""),
+            plan.value("compression", ""),
+            cache.value("phase", "") == "active" ? "" : " [" + cache.value("phase", "") + "]");
         if (cache["mount"].is_object()) {
             text += "  mounted on " + cache["mount"].value("mount_point", "") + "\n";
         }
@@ -240,9 +244,11 @@ void addCacheBackendCommands(CLI::App& app, CliContext& context, Commands& comma
 
     auto* enable = cache->add_subcommand("enable", "Put a RAM (or SSD) cache in front of a "
                                                    "partition");
-    enable->add_option("DEV", options->device, "The partition to cache, e.g. /dev/sdb1")->required();
-    enable->add_option("--backend", options->backend,
-                       "engine, zram-writecache, bcache or ssd-cache (default: the first available)");
+    enable->add_option("DEV", options->device, "The partition to cache, e.g. /dev/sdb1")
+        ->required();
+    enable->add_option(
+        "--backend", options->backend,
+        "engine, zram-writecache, bcache or ssd-cache (default: the first available)");
     enable->add_option("--size", options->size,
                        "Cache size, e.g. 2G (default: 25 % of RAM, at most 4 GiB)");
     enable->add_option("--compression", options->compression, "none, lz4 or zstd")
@@ -282,9 +288,9 @@ void addCacheBackendCommands(CLI::App& app, CliContext& context, Commands& comma
         if (!bytes) {
             return reportError(context, bytes.error());
         }
-        return runSimple(context, "cache.resize", Json{{"device", options->device}, {"size", *bytes}},
-                         "Resized the cache of " + options->device + " to " +
-                             formatIec(Bytes(*bytes)) + ".");
+        return runSimple(
+            context, "cache.resize", Json{{"device", options->device}, {"size", *bytes}},
+            "Resized the cache of " + options->device + " to " + formatIec(Bytes(*bytes)) + ".");
     });
 
     auto* mode = cache->add_subcommand("mode", "Switch between write-through and write-back");

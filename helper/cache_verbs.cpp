@@ -28,10 +28,11 @@ Expected<std::string> blockDeviceArg(const Json& args, const char* key, bool all
     if (!path) {
         return std::unexpected(path.error());
     }
-    auto device = validateBlockDevice(*path, {.allowMounted = allowMounted,
-                                              .allowSystemDisk = false});
+    auto device =
+        validateBlockDevice(*path, {.allowMounted = allowMounted, .allowSystemDisk = false});
     if (!device) {
-        return std::unexpected(Error(device.error()).addContext(std::string("argument '") + key + "'"));
+        return std::unexpected(
+            Error(device.error()).addContext(std::string("argument '") + key + "'"));
     }
     std::error_code error;
     const auto resolved = std::filesystem::canonical(*path, error);
@@ -93,10 +94,9 @@ Expected<Json> enable(CacheManager& manager, const Json& args, const VerbEvents&
     auto size = unsignedArg(args, "size");
     auto compression = stringArg(args, "compression", 16, "none");
     auto mode = stringArg(args, "mode", 16, "write-through");
-    for (const auto* problem : {backend ? nullptr : &backend.error(),
-                                size ? nullptr : &size.error(),
-                                compression ? nullptr : &compression.error(),
-                                mode ? nullptr : &mode.error()}) {
+    for (const auto* problem :
+         {backend ? nullptr : &backend.error(), size ? nullptr : &size.error(),
+          compression ? nullptr : &compression.error(), mode ? nullptr : &mode.error()}) {
         if (problem != nullptr) {
             return std::unexpected(*problem);
         }
@@ -124,8 +124,8 @@ Expected<Json> enable(CacheManager& manager, const Json& args, const VerbEvents&
         }
         plan.cacheDevice = *cacheDevice;
     }
-    events("progress", Json{{"fraction", 0.0},
-                            {"text", "Stacking " + *backend + " over " + plan.origin}});
+    events("progress",
+           Json{{"fraction", 0.0}, {"text", "Stacking " + *backend + " over " + plan.origin}});
     return recordResult(manager.enable(*backend, plan, applyNow));
 }
 
@@ -212,10 +212,9 @@ void addCacheVerbs(HelperService& service, CacheManager& manager) {
                      [m](const Json& args, const VerbEvents&) { return probe(*m, args); }});
     service.add(Verb{"cache.status", "io.github.ssdkeeper.cache.status", Grade::Read,
                      [m](const Json& args, const VerbEvents&) { return status(*m, args); }});
-    service.add(Verb{"cache.enable", "io.github.ssdkeeper.cache.enable", Grade::Change,
-                     [m](const Json& args, const VerbEvents& events) {
-                         return enable(*m, args, events);
-                     }});
+    service.add(
+        Verb{"cache.enable", "io.github.ssdkeeper.cache.enable", Grade::Change,
+             [m](const Json& args, const VerbEvents& events) { return enable(*m, args, events); }});
     service.add(Verb{"cache.disable", "io.github.ssdkeeper.cache.disable", Grade::Change,
                      [m](const Json& args, const VerbEvents&) { return disable(*m, args); }});
     service.add(Verb{"cache.flush", "io.github.ssdkeeper.cache.flush", Grade::Change,

@@ -17,8 +17,8 @@
 #include <QSlider>
 #include <QStandardItemModel>
 #include <QTimer>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <QtConcurrent>
 
 #include "app/helper_caller.h"
@@ -34,13 +34,18 @@ namespace {
 constexpr std::uint64_t kMiB = 1024ULL * 1024ULL;
 constexpr int kChartSeconds = 120;
 
-QString iec(std::uint64_t bytes) { return QString::fromStdString(formatIec(Bytes(bytes))); }
+QString iec(std::uint64_t bytes) {
+    return QString::fromStdString(formatIec(Bytes(bytes)));
+}
 
-QString qs(const std::string& text) { return QString::fromStdString(text); }
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
 
 std::string str(const Json& json, const char* key) {
-    return json.is_object() && json.contains(key) && json[key].is_string() ? json[key].get<std::string>()
-                                                                           : std::string();
+    return json.is_object() && json.contains(key) && json[key].is_string()
+               ? json[key].get<std::string>()
+               : std::string();
 }
 
 // The curve: the default policy and LRU over cache sizes up to the trace's unique blocks.
@@ -70,26 +75,32 @@ std::pair<QString, std::vector<WhatIfPoint>> simulateTrace(const QString& path,
 } // namespace
 
 HelperCacheCalls::HelperCacheCalls(QObject* parent)
-    : CacheCalls(parent), m_caller(new HelperCaller(this)) {
+    : CacheCalls(parent)
+    , m_caller(new HelperCaller(this)) {
     connect(m_caller, &HelperCaller::finished, this,
             [this](const QString& verb, const HelperCaller::Outcome& outcome) {
                 emit finished(verb, outcome.ok, outcome.error, outcome.result);
             });
 }
 
-bool HelperCacheCalls::isBusy() const { return m_caller->isBusy(); }
+bool HelperCacheCalls::isBusy() const {
+    return m_caller->isBusy();
+}
 
 bool HelperCacheCalls::call(const QString& verb, Json args) {
     return m_caller->call(verb, std::move(args));
 }
 
 ManagerCacheCalls::ManagerCacheCalls(cachectl::CacheManager& manager, Json ram, QObject* parent)
-    : CacheCalls(parent), m_manager(manager), m_ram(std::move(ram)) {}
+    : CacheCalls(parent)
+    , m_manager(manager)
+    , m_ram(std::move(ram)) {}
 
 bool ManagerCacheCalls::call(const QString& verb, Json args) {
     QTimer::singleShot(0, this, [this, verb, args] {
         using namespace ssdk::cachectl;
-        Expected<Json> result = fail(ErrorCode::InvalidArgument, "unknown verb " + verb.toStdString());
+        Expected<Json> result =
+            fail(ErrorCode::InvalidArgument, "unknown verb " + verb.toStdString());
         const std::string device = str(args, "device");
         if (verb == QStringLiteral("cache.probe")) {
             Json backends = Json::array();
@@ -104,15 +115,20 @@ bool ManagerCacheCalls::call(const QString& verb, Json args) {
             }
             result = Json{{"caches", caches}};
         } else if (verb == QStringLiteral("cache.enable")) {
-            CachePlan plan{device, "ssdk-" + kernelName(device), args.value("size", 0ULL),
+            CachePlan plan{device,
+                           "ssdk-" + kernelName(device),
+                           args.value("size", 0ULL),
                            parseCompression(str(args, "compression")).value_or(Compression::None),
                            parseCacheMode(str(args, "mode")).value_or(CacheMode::WriteThrough),
                            ""};
-            auto record = m_manager.enable(str(args, "backend"), plan, args.value("apply_now", false));
+            auto record =
+                m_manager.enable(str(args, "backend"), plan, args.value("apply_now", false));
             result = record ? Expected<Json>(Json{{"record", toJson(*record)}})
                             : Expected<Json>(std::unexpected(record.error()));
-        } else if (verb == QStringLiteral("cache.disable") || verb == QStringLiteral("cache.flush")) {
-            auto done = verb == QStringLiteral("cache.disable") ? m_manager.disable(device) : m_manager.flush(device);
+        } else if (verb == QStringLiteral("cache.disable") ||
+                   verb == QStringLiteral("cache.flush")) {
+            auto done = verb == QStringLiteral("cache.disable") ? m_manager.disable(device)
+                                                                : m_manager.flush(device);
             result = done ? Expected<Json>(Json{{"device", device}})
                           : Expected<Json>(std::unexpected(done.error()));
         } else if (verb == QStringLiteral("cache.mode")) {
@@ -129,49 +145,54 @@ bool ManagerCacheCalls::call(const QString& verb, Json args) {
 }
 
 RamCachePage::RamCachePage(CacheCalls* calls, QWidget* parent)
-    : DevicePage(parent), m_calls(calls != nullptr ? calls : new HelperCacheCalls(this)) {
+    : DevicePage(parent)
+    , m_calls(calls != nullptr ? calls : new HelperCacheCalls(this)) {
     if (m_calls->parent() == nullptr) {
         m_calls->setParent(this);
     }
     build();
     connect(m_calls, &CacheCalls::finished, this, &RamCachePage::onFinished);
-    connect(&m_whatIfWatcher, &QFutureWatcher<std::pair<QString, std::vector<WhatIfPoint>>>::finished,
-            this, [this] {
-                const auto [error, points] = m_whatIfWatcher.result();
-                m_whatIfSeries->clear();
-                m_whatIfLru->clear();
-                if (!error.isEmpty()) {
-                    m_whatIfLabel->setText(tr("Could not replay the trace: %1").arg(error));
-                } else {
-                    double maxX = 1;
-                    for (const auto& point : points) {
-                        const double mib = static_cast<double>(point.cacheBytes) / kMiB;
-                        m_whatIfSeries->append(mib, point.hitRatio * 100.0);
-                        m_whatIfLru->append(mib, point.lruHitRatio * 100.0);
-                        maxX = std::max(maxX, mib);
-                    }
-                    auto axes = m_whatIfView->chart()->axes(Qt::Horizontal);
-                    if (auto* axis = axes.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(axes.first())) {
-                        axis->setRange(0, maxX);
-                        // Small traces: fractions of a MiB must stay readable.
-                        axis->setLabelFormat(maxX < 10 ? QStringLiteral("%.2f") : QStringLiteral("%d"));
-                    }
-                    const auto& last = points.empty() ? WhatIfPoint{} : points.back();
-                    m_whatIfLabel->setText(
-                        tr("%1 sizes up to %2: hit ratio %3 % with the cache's policy, %4 % with LRU")
-                            .arg(points.size())
-                            .arg(iec(last.cacheBytes))
-                            .arg(last.hitRatio * 100.0, 0, 'f', 1)
-                            .arg(last.lruHitRatio * 100.0, 0, 'f', 1));
+    connect(
+        &m_whatIfWatcher, &QFutureWatcher<std::pair<QString, std::vector<WhatIfPoint>>>::finished,
+        this, [this] {
+            const auto [error, points] = m_whatIfWatcher.result();
+            m_whatIfSeries->clear();
+            m_whatIfLru->clear();
+            if (!error.isEmpty()) {
+                m_whatIfLabel->setText(tr("Could not replay the trace: %1").arg(error));
+            } else {
+                double maxX = 1;
+                for (const auto& point : points) {
+                    const double mib = static_cast<double>(point.cacheBytes) / kMiB;
+                    m_whatIfSeries->append(mib, point.hitRatio * 100.0);
+                    m_whatIfLru->append(mib, point.lruHitRatio * 100.0);
+                    maxX = std::max(maxX, mib);
                 }
-                m_openTrace->setEnabled(true);
-                emit whatIfReady();
-            });
+                auto axes = m_whatIfView->chart()->axes(Qt::Horizontal);
+                if (auto* axis =
+                        axes.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(axes.first())) {
+                    axis->setRange(0, maxX);
+                    // Small traces: fractions of a MiB must stay readable.
+                    axis->setLabelFormat(maxX < 10 ? QStringLiteral("%.2f") : QStringLiteral("%d"));
+                }
+                const auto& last = points.empty() ? WhatIfPoint{} : points.back();
+                m_whatIfLabel->setText(
+                    tr("%1 sizes up to %2: hit ratio %3 % with the cache's policy, %4 % with LRU")
+                        .arg(points.size())
+                        .arg(iec(last.cacheBytes))
+                        .arg(last.hitRatio * 100.0, 0, 'f', 1)
+                        .arg(last.lruHitRatio * 100.0, 0, 'f', 1));
+            }
+            m_openTrace->setEnabled(true);
+            emit whatIfReady();
+        });
     m_clock.start();
     refresh();
 }
 
-RamCachePage::~RamCachePage() { m_whatIfWatcher.waitForFinished(); }
+RamCachePage::~RamCachePage() {
+    m_whatIfWatcher.waitForFinished();
+}
 
 void RamCachePage::build() {
     auto* outer = new QVBoxLayout(this);
@@ -385,14 +406,16 @@ void RamCachePage::build() {
     connect(m_writeBack, &QRadioButton::toggled, this, [this](bool on) {
         m_writeBackWarning->setVisible(on);
         if (auto active = activeCache(); active) {
-            send(QStringLiteral("cache.mode"), Json{{"device", str((*active)["cache"]["plan"], "origin")},
-                                    {"mode", on ? "write-back" : "write-through"}});
+            send(QStringLiteral("cache.mode"),
+                 Json{{"device", str((*active)["cache"]["plan"], "origin")},
+                      {"mode", on ? "write-back" : "write-through"}});
         }
     });
     connect(m_flush, &QPushButton::clicked, this, [this] {
         if (auto active = activeCache(); active) {
             m_flush->setEnabled(false);
-            send(QStringLiteral("cache.flush"), Json{{"device", str((*active)["cache"]["plan"], "origin")}});
+            send(QStringLiteral("cache.flush"),
+                 Json{{"device", str((*active)["cache"]["plan"], "origin")}});
         }
     });
     connect(m_openTrace, &QPushButton::clicked, this, [this] {
@@ -514,8 +537,8 @@ void RamCachePage::applyStatus(const Json& result) {
         if ((*active)["stats"].is_object()) {
             addSample((*active)["stats"]);
         } else {
-            m_statsLabel->setText(tr("Statistics unavailable: %1")
-                                      .arg(qs(str(*active, "stats_error"))));
+            m_statsLabel->setText(
+                tr("Statistics unavailable: %1").arg(qs(str(*active, "stats_error"))));
         }
         if (!m_poll->isActive()) {
             m_poll->start();
@@ -562,7 +585,9 @@ void RamCachePage::addSample(const Json& stats) {
                          : tr("live ratio: nothing compressed yet"));
 }
 
-QString RamCachePage::selectedPartition() const { return m_partition->currentData().toString(); }
+QString RamCachePage::selectedPartition() const {
+    return m_partition->currentData().toString();
+}
 
 std::optional<Json> RamCachePage::activeCache() const {
     const std::string selected = selectedPartition().toStdString();
@@ -594,14 +619,14 @@ void RamCachePage::setDevice(const device::Device* device) {
             return text;
         };
         for (const auto& partition : device->partitions) {
-            m_partition->addItem(label(partition.path, partition.filesystem, partition.mounts,
-                                       partition.size),
-                                 qs(partition.path));
+            m_partition->addItem(
+                label(partition.path, partition.filesystem, partition.mounts, partition.size),
+                qs(partition.path));
         }
         if (device->partitions.empty()) {
-            m_partition->addItem(label(device->path, device->filesystem, device->mounts,
-                                       device->size),
-                                 qs(device->path));
+            m_partition->addItem(
+                label(device->path, device->filesystem, device->mounts, device->size),
+                qs(device->path));
         }
         m_systemDisk = device->holdsRootFilesystem();
         m_summary->setText(
@@ -654,7 +679,8 @@ void RamCachePage::updateControls() {
     }
     const bool available = backend.is_object() && backend["probe"].value("available", false);
     if (backend.is_object() && !available) {
-        m_backendReason->setText(tr("Unavailable here: %1").arg(qs(str(backend["probe"], "reason"))));
+        m_backendReason->setText(
+            tr("Unavailable here: %1").arg(qs(str(backend["probe"], "reason"))));
     } else {
         QStringList others;
         for (const auto& item : m_backends) {
@@ -662,8 +688,10 @@ void RamCachePage::updateControls() {
                 others << tr("%1: %2").arg(qs(str(item, "name")), qs(str(item["probe"], "reason")));
             }
         }
-        m_backendReason->setText(others.isEmpty() ? QString()
-                                                  : tr("Not available here — %1").arg(others.join(QStringLiteral("; "))));
+        m_backendReason->setText(
+            others.isEmpty()
+                ? QString()
+                : tr("Not available here — %1").arg(others.join(QStringLiteral("; "))));
     }
     const auto active = activeCache();
     const bool on = active.has_value();
@@ -712,7 +740,8 @@ void RamCachePage::onToggled(bool on) {
         }
         send(QStringLiteral("cache.enable"), args);
     } else if (auto active = activeCache(); active) {
-        send(QStringLiteral("cache.disable"), Json{{"device", str((*active)["cache"]["plan"], "origin")}});
+        send(QStringLiteral("cache.disable"),
+             Json{{"device", str((*active)["cache"]["plan"], "origin")}});
     }
 }
 

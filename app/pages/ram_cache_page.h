@@ -1,11 +1,12 @@
 #pragma once
 
-#include <QElapsedTimer>
-#include <QFutureWatcher>
-#include <QStringList>
 #include <deque>
 #include <memory>
 #include <optional>
+
+#include <QElapsedTimer>
+#include <QFutureWatcher>
+#include <QStringList>
 
 #include "app/pages/device_page.h"
 #include "core/base/json.h"
@@ -88,7 +89,8 @@ public:
     ~RamCachePage() override;
 
     void setDevice(const device::Device* device) override;
-    // Replays a trace (a path and a simulator format name) for the what-if curve, off the GUI thread.
+    // Replays a trace (a path and a simulator format name) for the what-if curve, off the GUI
+    // thread.
     void loadTrace(const QString& path, const QString& format);
     // Asks for backends, RAM and caches again.
     void refresh();

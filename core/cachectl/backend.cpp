@@ -94,12 +94,9 @@ double CacheStats::compressionRatio() const {
 }
 
 Json toJson(const CachePlan& plan) {
-    return Json{{"origin", plan.origin},
-                {"name", plan.name},
-                {"cache_bytes", plan.cacheBytes},
-                {"compression", toString(plan.compression)},
-                {"mode", toString(plan.mode)},
-                {"cache_device", plan.cacheDevice}};
+    return Json{{"origin", plan.origin},          {"name", plan.name},
+                {"cache_bytes", plan.cacheBytes}, {"compression", toString(plan.compression)},
+                {"mode", toString(plan.mode)},    {"cache_device", plan.cacheDevice}};
 }
 
 Expected<CachePlan> planFromJson(const Json& json) {
@@ -188,9 +185,8 @@ Expected<CacheStats> cacheStatsFromJson(const Json& json) {
 }
 
 Json toJson(const ProbeResult& probe) {
-    return Json{{"available", probe.available},
-                {"reasons", probe.reasons},
-                {"reason", probe.reasonText()}};
+    return Json{
+        {"available", probe.available}, {"reasons", probe.reasons}, {"reason", probe.reasonText()}};
 }
 
 Json toJson(const Capabilities& capabilities) {
@@ -274,7 +270,8 @@ Expected<void> checkPlan(const CachePlan& plan, const Capabilities& capabilities
                                                 std::string(toString(plan.compression)) + "'");
     }
     if (capabilities.needsCacheDevice && plan.cacheDevice.empty()) {
-        return fail(ErrorCode::InvalidArgument, "this backend needs a cache drive (--cache-device)");
+        return fail(ErrorCode::InvalidArgument,
+                    "this backend needs a cache drive (--cache-device)");
     }
     if (!plan.cacheDevice.empty() && plan.cacheDevice == plan.origin) {
         return fail(ErrorCode::InvalidArgument, "the cache drive cannot be the cached device");

@@ -34,19 +34,19 @@ struct ProbeResult {
 };
 
 struct Capabilities {
-    bool writeBack = false;       // can absorb writes (else write-through only)
-    bool compression = false;     // stores blocks compressed
-    bool resizeLive = false;      // the cache size changes without detaching
-    bool persistent = false;      // the stack survives a reboot by itself
-    bool ramBacked = true;        // the cache lives in RAM (else on a cache drive)
-    bool needsCacheDevice = false; // the plan must name a cache device (SSD-for-HDD)
+    bool writeBack = false;                // can absorb writes (else write-through only)
+    bool compression = false;              // stores blocks compressed
+    bool resizeLive = false;               // the cache size changes without detaching
+    bool persistent = false;               // the stack survives a reboot by itself
+    bool ramBacked = true;                 // the cache lives in RAM (else on a cache drive)
+    bool needsCacheDevice = false;         // the plan must name a cache device (SSD-for-HDD)
     std::vector<Compression> compressions; // what a plan may choose (None when uncompressed)
 };
 
 // What the user asked for.
 struct CachePlan {
-    std::string origin;      // the block device to cache, e.g. /dev/sdb1
-    std::string name;        // a short name for the stack (dm name, export name), [a-z0-9_-]
+    std::string origin; // the block device to cache, e.g. /dev/sdb1
+    std::string name;   // a short name for the stack (dm name, export name), [a-z0-9_-]
     std::uint64_t cacheBytes = 0;
     Compression compression = Compression::None;
     CacheMode mode = CacheMode::WriteThrough;
@@ -71,7 +71,7 @@ struct CacheStats {
     std::uint64_t logicalBytes = 0;  // data held, uncompressed
     std::uint64_t physicalBytes = 0; // what it takes after compression (0: not compressed)
     CacheMode mode = CacheMode::WriteThrough;
-    double hitRatio() const; // 0–1; 0 with no requests
+    double hitRatio() const;         // 0–1; 0 with no requests
     double compressionRatio() const; // logical / physical; 1 when not compressed
 };
 

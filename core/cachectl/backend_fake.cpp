@@ -3,7 +3,9 @@
 namespace ssdk::cachectl {
 
 FakeBackend::FakeBackend(std::string name, ProbeResult probe, Capabilities capabilities)
-    : m_name(std::move(name)), m_probe(std::move(probe)), m_capabilities(std::move(capabilities)) {}
+    : m_name(std::move(name))
+    , m_probe(std::move(probe))
+    , m_capabilities(std::move(capabilities)) {}
 
 Expected<ActiveCache> FakeBackend::enable(const CachePlan& plan) {
     if (auto checked = checkPlan(plan, m_capabilities); !checked) {
@@ -63,13 +65,12 @@ Expected<CacheStats> FakeBackend::stats(const ActiveCache& active) const {
     // A warming cache: the hit ratio climbs towards ~85 %.
     stats.hits = m_tick * m_tick * 40;
     stats.misses = m_tick * 400 + 1000;
-    stats.dirtyBytes = active.plan.mode == CacheMode::WriteBack ? m_dirty + (m_tick % 5) * 4096 * 64
-                                                                 : 0;
+    stats.dirtyBytes =
+        active.plan.mode == CacheMode::WriteBack ? m_dirty + (m_tick % 5) * 4096 * 64 : 0;
     stats.cacheBytes = active.plan.cacheBytes;
     stats.logicalBytes = std::min(active.plan.cacheBytes, m_tick * 16 * 1024 * 1024);
     stats.physicalBytes = active.plan.compression == Compression::None ? 0 : stats.logicalBytes / 2;
-    stats.ramUsedBytes =
-        stats.physicalBytes != 0 ? stats.physicalBytes : stats.logicalBytes;
+    stats.ramUsedBytes = stats.physicalBytes != 0 ? stats.physicalBytes : stats.logicalBytes;
     stats.mode = active.plan.mode;
     return stats;
 }

@@ -46,16 +46,15 @@ HostEnv HostEnv::live(ProcessRunner& runner) {
         env.kernelRelease = name.release;
     }
     const char* path = std::getenv("PATH");
-    env.searchPath = std::string(path != nullptr ? path : "/usr/bin:/bin") +
-                     ":/usr/local/sbin:/usr/sbin:/sbin";
+    env.searchPath =
+        std::string(path != nullptr ? path : "/usr/bin:/bin") + ":/usr/local/sbin:/usr/sbin:/sbin";
     env.sleep = [](std::chrono::milliseconds duration) { std::this_thread::sleep_for(duration); };
+    // Next to the running program (a build tree, or the helper in libexec), then the installed
+    // path; never from the environment: the helper runs as root.
     std::error_code error;
     const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
     if (!error) {
         env.daemonCandidates.push_back(self.parent_path() / "ssdkeeper-cached");
-    }
-    if (const char* fromEnv = std::getenv("SSDK_CACHED"); fromEnv != nullptr && *fromEnv != 0) {
-        env.daemonCandidates.insert(env.daemonCandidates.begin(), fromEnv);
     }
     env.daemonCandidates.emplace_back("/usr/libexec/ssdkeeper/ssdkeeper-cached");
     return env;

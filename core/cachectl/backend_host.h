@@ -42,9 +42,9 @@ struct HostEnv {
     Expected<ProcessResult> run(std::vector<std::string> argv,
                                 std::chrono::milliseconds timeout = std::chrono::seconds(60)) const;
     // Runs and fails (ProcessFailed, with stderr) on a non-zero exit.
-    Expected<ProcessResult> runChecked(std::vector<std::string> argv,
-                                       std::chrono::milliseconds timeout =
-                                           std::chrono::seconds(60)) const;
+    Expected<ProcessResult>
+    runChecked(std::vector<std::string> argv,
+               std::chrono::milliseconds timeout = std::chrono::seconds(60)) const;
 
     // Empty when the kernel module is built in, loaded, or loadable (`modprobe -n`);
     // otherwise why not, e.g. "kernel module dm_cache is not available (modprobe: FATAL: …)".

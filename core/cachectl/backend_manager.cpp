@@ -86,13 +86,15 @@ Json toJson(const CacheStatus& status) {
 
 CacheManager::CacheManager(const BackendRegistry& registry, HostEnv env,
                            std::filesystem::path stateDir)
-    : m_registry(registry), m_env(std::move(env)), m_stateDir(std::move(stateDir)) {}
+    : m_registry(registry)
+    , m_env(std::move(env))
+    , m_stateDir(std::move(stateDir)) {}
 
 std::vector<BackendReport> CacheManager::probeAll() const {
     std::vector<BackendReport> reports;
     for (const auto* backend : m_registry.all()) {
-        reports.push_back({backend->name(), backend->title(), backend->probe(),
-                           backend->capabilities()});
+        reports.push_back(
+            {backend->name(), backend->title(), backend->probe(), backend->capabilities()});
     }
     return reports;
 }
@@ -186,7 +188,8 @@ Expected<CacheRecord> CacheManager::enable(const std::string& backendName, const
         return std::unexpected(checked.error());
     }
     if (auto probed = backend->probe(); !probed.available) {
-        return fail(ErrorCode::Unsupported, backendName + " is unavailable: " + probed.reasonText());
+        return fail(ErrorCode::Unsupported,
+                    backendName + " is unavailable: " + probed.reasonText());
     }
     if (auto existing = find(plan.origin); existing) {
         return fail(ErrorCode::Busy, plan.origin + " is already cached by " +
@@ -196,7 +199,8 @@ Expected<CacheRecord> CacheManager::enable(const std::string& backendName, const
     if (std::filesystem::exists(journalPath(plan.name))) {
         return fail(ErrorCode::Busy, "a cache named '" + plan.name + "' exists already");
     }
-    CacheRecord record{"enabling", ActiveCache{backendName, plan, "", Json::object()}, std::nullopt};
+    CacheRecord record{"enabling", ActiveCache{backendName, plan, "", Json::object()},
+                       std::nullopt};
     if (auto entry = m_env.mountOf(plan.origin); entry) {
         if (!applyNow) {
             return fail(ErrorCode::Busy,
@@ -218,7 +222,8 @@ Expected<CacheRecord> CacheManager::enable(const std::string& backendName, const
     if (record.mount) {
         if (auto unmounted = unmount(record.mount->mountPoint); !unmounted) {
             forget();
-            return std::unexpected(Error(unmounted.error()).addContext("unmounting " + plan.origin));
+            return std::unexpected(
+                Error(unmounted.error()).addContext("unmounting " + plan.origin));
         }
     }
     auto active = backend->enable(plan);
@@ -276,9 +281,9 @@ Expected<void> CacheManager::disable(const std::string& device) {
     }
     if (record->mount && !m_env.mountOf(active.plan.origin)) {
         if (auto mounted = mount(active.plan.origin, *record->mount); !mounted) {
-            return std::unexpected(Error(mounted.error())
-                                       .addContext("the cache is off; mounting " +
-                                                   active.plan.origin + " back"));
+            return std::unexpected(
+                Error(mounted.error())
+                    .addContext("the cache is off; mounting " + active.plan.origin + " back"));
         }
     }
     std::error_code error;

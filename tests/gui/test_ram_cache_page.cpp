@@ -54,7 +54,8 @@ void screenshot(QWidget& widget, const char* file) {
 
 TEST_CASE("the RAM Cache page turns a cache on and off and shows it working", "[gui][ramcache]") {
     test::application();
-    const fs::path scratch = fs::temp_directory_path() / ("ssdk-ramcache-gui-" + std::to_string(::getpid()));
+    const fs::path scratch =
+        fs::temp_directory_path() / ("ssdk-ramcache-gui-" + std::to_string(::getpid()));
     fs::remove_all(scratch);
     fs::create_directories(scratch / "proc/self");
     std::ofstream(scratch / "proc/self/mountinfo") << "";
@@ -77,9 +78,9 @@ TEST_CASE("the RAM Cache page turns a cache on and off and shows it working", "[
     env.root = scratch;
     env.runner = &runner;
     cachectl::CacheManager manager(registry, env, scratch / "state");
-    auto* cacheCalls = new ManagerCacheCalls(
-        manager, Json{{"total_bytes", 8 * kGiB}, {"available_bytes", 5 * kGiB},
-                      {"suggested_bytes", 2 * kGiB}});
+    auto* cacheCalls = new ManagerCacheCalls(manager, Json{{"total_bytes", 8 * kGiB},
+                                                           {"available_bytes", 5 * kGiB},
+                                                           {"suggested_bytes", 2 * kGiB}});
 
     RamCachePage page(cacheCalls);
     page.resize(900, 1250);

@@ -216,7 +216,8 @@ Expected<void> BcacheBackend::disable(const ActiveCache& active) {
     if (active.resources.value("adopted", false)) {
         (void)m_env.write(sys / "sequential_cutoff",
                           active.resources.value("previous_sequential_cutoff", "4.0M"));
-        return m_env.write(sys / "cache_mode", active.resources.value("previous_mode", "writethrough"));
+        return m_env.write(sys / "cache_mode",
+                           active.resources.value("previous_mode", "writethrough"));
     }
     if (auto detached = m_env.write(sys / "detach", "1"); !detached) {
         return std::unexpected(detached.error());
@@ -246,7 +247,8 @@ Expected<void> BcacheBackend::setMode(ActiveCache& active, CacheMode mode) {
             return std::unexpected(flushed.error());
         }
     }
-    if (auto written = m_env.write(control(active) / "cache_mode", bcacheModeName(mode)); !written) {
+    if (auto written = m_env.write(control(active) / "cache_mode", bcacheModeName(mode));
+        !written) {
         return std::unexpected(written.error());
     }
     active.plan.mode = mode;

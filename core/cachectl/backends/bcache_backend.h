@@ -14,7 +14,8 @@ std::string selectedBcacheMode(std::string_view text);
 
 class BcacheBackend final : public Backend {
 public:
-    explicit BcacheBackend(HostEnv env) : m_env(std::move(env)) {}
+    explicit BcacheBackend(HostEnv env)
+        : m_env(std::move(env)) {}
 
     std::string name() const override { return "bcache"; }
     std::string title() const override { return "bcache"; }

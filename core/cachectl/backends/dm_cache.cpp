@@ -28,7 +28,9 @@ Expected<std::pair<std::uint64_t, std::uint64_t>> parseFraction(const std::strin
     }
 }
 
-std::string mapperPath(const std::string& name) { return "/dev/mapper/" + name; }
+std::string mapperPath(const std::string& name) {
+    return "/dev/mapper/" + name;
+}
 
 } // namespace
 
@@ -166,20 +168,22 @@ Expected<ActiveCache> DmCacheBackend::enable(const CachePlan& plan) {
     active.resources["meta"] = devices->meta;
     active.resources["data"] = devices->data;
     active.resources["origin_sectors"] = *originBytes / 512;
-    const std::string table =
-        dmCacheTable(*originBytes / 512, devices->meta, devices->data, plan.origin, plan.mode, "smq");
+    const std::string table = dmCacheTable(*originBytes / 512, devices->meta, devices->data,
+                                           plan.origin, plan.mode, "smq");
     if (auto created = m_env.runChecked({"dmsetup", "create", plan.name, "--table", table});
         !created) {
         (void)removeCacheDevices(devices->resources);
-        return std::unexpected(Error(created.error()).addContext("creating " + mapperPath(plan.name)));
+        return std::unexpected(
+            Error(created.error()).addContext("creating " + mapperPath(plan.name)));
     }
     // udev makes the node; wait for it so the caller can mount it right away. Without udev
     // (a minimal system, the lab VM) dmsetup makes it.
     (void)m_env.run({"udevadm", "settle", "--timeout=10"}, 15s);
     (void)m_env.run({"dmsetup", "mknodes", plan.name});
     tune(plan.name);
-    log::get("cachectl")->info("{}: {} caches {} ({} bytes, {})", name(), active.cachedDevice,
-                               plan.origin, plan.cacheBytes, toString(plan.mode));
+    log::get("cachectl")
+        ->info("{}: {} caches {} ({} bytes, {})", name(), active.cachedDevice, plan.origin,
+               plan.cacheBytes, toString(plan.mode));
     return active;
 }
 
@@ -196,8 +200,8 @@ Expected<void> DmCacheBackend::clean(const ActiveCache& active) {
     const std::string meta = resources.value("meta", "");
     const std::string data = resources.value("data", "");
     const CacheMode mode = current->writeBack ? CacheMode::WriteBack : CacheMode::WriteThrough;
-    if (auto cleaner = load(active, dmCacheTable(sectors, meta, data, active.plan.origin, mode,
-                                                  "cleaner"));
+    if (auto cleaner =
+            load(active, dmCacheTable(sectors, meta, data, active.plan.origin, mode, "cleaner"));
         !cleaner) {
         return std::unexpected(cleaner.error());
     }
@@ -248,10 +252,10 @@ Expected<void> DmCacheBackend::setMode(ActiveCache& active, CacheMode mode) {
         }
     }
     const auto& resources = active.resources;
-    if (auto loaded = load(active, dmCacheTable(resources.value("origin_sectors", std::uint64_t{0}),
-                                                resources.value("meta", ""),
-                                                resources.value("data", ""), active.plan.origin,
-                                                mode, "smq"));
+    if (auto loaded =
+            load(active, dmCacheTable(resources.value("origin_sectors", std::uint64_t{0}),
+                                      resources.value("meta", ""), resources.value("data", ""),
+                                      active.plan.origin, mode, "smq"));
         !loaded) {
         return std::unexpected(loaded.error());
     }

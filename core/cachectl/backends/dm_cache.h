@@ -35,7 +35,8 @@ std::string dmCacheTable(std::uint64_t originSectors, const std::string& meta,
 
 class DmCacheBackend : public Backend {
 public:
-    explicit DmCacheBackend(HostEnv env) : m_env(std::move(env)) {}
+    explicit DmCacheBackend(HostEnv env)
+        : m_env(std::move(env)) {}
 
     Expected<ActiveCache> enable(const CachePlan& plan) override;
     Expected<void> disable(const ActiveCache& active) override;

@@ -27,7 +27,8 @@ std::uint64_t firstOf(const Json& object, std::initializer_list<const char*> key
             return object[key].get<std::uint64_t>();
         }
         if (object.contains(key) && object[key].is_number_integer()) {
-            return static_cast<std::uint64_t>(std::max<std::int64_t>(0, object[key].get<std::int64_t>()));
+            return static_cast<std::uint64_t>(
+                std::max<std::int64_t>(0, object[key].get<std::int64_t>()));
         }
     }
     return 0;
@@ -42,7 +43,9 @@ bool hasAny(const Json& object, std::initializer_list<const char*> keys) {
     return false;
 }
 
-bool processAlive(pid_t pid) { return pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM); }
+bool processAlive(pid_t pid) {
+    return pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM);
+}
 
 } // namespace
 
@@ -87,9 +90,9 @@ Expected<CacheStats> engineStatsFromJson(const Json& reply, const std::string& e
         }
     }
     if (!hasAny(counters, {"hits", "read_hits"})) {
-        return fail(ErrorCode::Unsupported,
-                    "ssdkeeper-cached reports no cache statistics for '" + exportName +
-                        "' (a daemon without the cache engine)");
+        return fail(ErrorCode::Unsupported, "ssdkeeper-cached reports no cache statistics for '" +
+                                                exportName +
+                                                "' (a daemon without the cache engine)");
     }
     CacheStats stats;
     stats.hits = firstOf(counters, {"hits", "read_hits"});
@@ -150,10 +153,10 @@ Expected<Json> controlRequest(const std::filesystem::path& socket, const Json& r
         return std::unexpected(json.error());
     }
     if (!json->value("ok", false)) {
-        return std::unexpected(json->contains("error") ? errorFromJson((*json)["error"])
-                                                       : Error(ErrorCode::Protocol,
-                                                               "the daemon refused " +
-                                                                   request.dump()));
+        return std::unexpected(
+            json->contains("error")
+                ? errorFromJson((*json)["error"])
+                : Error(ErrorCode::Protocol, "the daemon refused " + request.dump()));
     }
     return json;
 }
@@ -284,8 +287,9 @@ Expected<ActiveCache> EngineBackend::enable(const CachePlan& plan) {
         (void)stopDaemon(active);
         return fail(ErrorCode::Timeout, "ssdkeeper-cached did not answer within 10 s");
     }
-    auto attached = m_env.runChecked({"nbd-client", "-unix", active.resources["socket"].get<std::string>(),
-                                      "-N", plan.name, "-b", "4096", *nbd});
+    auto attached =
+        m_env.runChecked({"nbd-client", "-unix", active.resources["socket"].get<std::string>(),
+                          "-N", plan.name, "-b", "4096", *nbd});
     if (!attached) {
         (void)stopDaemon(active);
         return std::unexpected(Error(attached.error()).addContext("attaching " + *nbd));
@@ -308,8 +312,8 @@ Expected<void> EngineBackend::stopDaemon(const ActiveCache& active) const {
         }
         m_env.sleep(100ms);
     }
-    return fail(ErrorCode::Timeout, "ssdkeeper-cached (pid " + std::to_string(pid) +
-                                        ") did not stop within 60 s");
+    return fail(ErrorCode::Timeout,
+                "ssdkeeper-cached (pid " + std::to_string(pid) + ") did not stop within 60 s");
 }
 
 Expected<void> EngineBackend::flush(const ActiveCache& active) {
@@ -331,8 +335,8 @@ Expected<void> EngineBackend::disable(const ActiveCache& active) {
 }
 
 Expected<void> EngineBackend::setMode(ActiveCache& active, CacheMode mode) {
-    auto reply = control(active, Json{{"cmd", "mode"}, {"write_mode", toString(mode)},
-                                      {"mode", toString(mode)}});
+    auto reply = control(
+        active, Json{{"cmd", "mode"}, {"write_mode", toString(mode)}, {"mode", toString(mode)}});
     if (!reply) {
         return std::unexpected(reply.error());
     }

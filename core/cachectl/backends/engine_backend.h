@@ -22,7 +22,8 @@ Expected<Json> controlRequest(const std::filesystem::path& socket, const Json& r
 class EngineBackend final : public Backend {
 public:
     explicit EngineBackend(HostEnv env, std::filesystem::path runDir = "/run/ssdkeeper")
-        : m_env(std::move(env)), m_runDir(std::move(runDir)) {}
+        : m_env(std::move(env))
+        , m_runDir(std::move(runDir)) {}
 
     std::string name() const override { return "engine"; }
     std::string title() const override { return "SSD Keeper cache engine (NBD)"; }

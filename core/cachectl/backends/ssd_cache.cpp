@@ -51,9 +51,8 @@ Expected<DmCacheBackend::CacheDevices> SsdCacheBackend::createCacheDevices(const
             (void)env().run({"dmsetup", "remove", "--retry", dm});
         }
     };
-    auto meta = env().runChecked(
-        {"dmsetup", "create", metaName, "--table",
-         fmt::format("0 {} linear {} 0", metaSectors, plan.cacheDevice)});
+    auto meta = env().runChecked({"dmsetup", "create", metaName, "--table",
+                                  fmt::format("0 {} linear {} 0", metaSectors, plan.cacheDevice)});
     if (!meta) {
         return std::unexpected(meta.error());
     }

@@ -10,7 +10,9 @@ namespace {
 
 const std::filesystem::path kControl = "/sys/class/zram-control";
 
-std::filesystem::path zramSys(int id) { return "/sys/block/zram" + std::to_string(id); }
+std::filesystem::path zramSys(int id) {
+    return "/sys/block/zram" + std::to_string(id);
+}
 
 // mm_stat: orig_data_size compr_data_size mem_used_total mem_limit mem_used_max same_pages …
 std::vector<std::uint64_t> mmStat(const HostEnv& env, int id) {
@@ -26,7 +28,9 @@ std::vector<std::uint64_t> mmStat(const HostEnv& env, int id) {
 
 } // namespace
 
-std::string zramPath(int id) { return "/dev/zram" + std::to_string(id); }
+std::string zramPath(int id) {
+    return "/dev/zram" + std::to_string(id);
+}
 
 Expected<int> zramAdd(const HostEnv& env, Compression compression, std::uint64_t bytes) {
     if (auto loaded = env.loadModule("zram"); !loaded) {
@@ -50,9 +54,9 @@ Expected<int> zramAdd(const HostEnv& env, Compression compression, std::uint64_t
     }
     if (!configured) {
         (void)zramRemove(env, id);
-        return std::unexpected(Error(configured.error())
-                                   .addContext("setting up " + zramPath(id) + " (" + algorithm +
-                                               ")"));
+        return std::unexpected(
+            Error(configured.error())
+                .addContext("setting up " + zramPath(id) + " (" + algorithm + ")"));
     }
     return id;
 }
@@ -117,8 +121,8 @@ Expected<DmCacheBackend::CacheDevices> ZramCacheBackend::createCacheDevices(cons
         return std::unexpected(meta.error());
     }
     // The metadata is part of the RAM budget.
-    const std::uint64_t dataBytes = plan.cacheBytes > metaBytes ? plan.cacheBytes - metaBytes
-                                                                : plan.cacheBytes;
+    const std::uint64_t dataBytes =
+        plan.cacheBytes > metaBytes ? plan.cacheBytes - metaBytes : plan.cacheBytes;
     auto data = zramAdd(env(), plan.compression, dataBytes);
     if (!data) {
         (void)zramRemove(env(), *meta);

@@ -23,7 +23,8 @@ std::string expectedModuleReason(const std::string& module) {
     if (quiet->succeeded()) {
         return "";
     }
-    auto verbose = runner.run({.argv = {"modprobe", "-n", module}, .environment = {{"LC_ALL", "C"}}});
+    auto verbose =
+        runner.run({.argv = {"modprobe", "-n", module}, .environment = {{"LC_ALL", "C"}}});
     REQUIRE(verbose);
     std::string why = verbose->standardError.substr(0, verbose->standardError.find('\n'));
     struct utsname name {};

@@ -58,7 +58,11 @@ struct ScratchHost {
     }
 };
 
-inline ProcessResult ok(std::string out = "") { return ProcessResult{0, std::move(out), ""}; }
-inline ProcessResult failed(int code, std::string err) { return ProcessResult{code, "", std::move(err)}; }
+inline ProcessResult ok(std::string out = "") {
+    return ProcessResult{0, std::move(out), ""};
+}
+inline ProcessResult failed(int code, std::string err) {
+    return ProcessResult{code, "", std::move(err)};
+}
 
 } // namespace ssdk::cachectl::testing

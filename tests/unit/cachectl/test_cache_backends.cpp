@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
-#include <thread>
 #include <sys/stat.h>
+#include <thread>
 
 #include "core/cachectl/backend.h"
 #include "core/cachectl/backends/bcache_backend.h"
@@ -113,7 +113,8 @@ TEST_CASE("dm-cache status lines are parsed", "[cache-backend]") {
     CHECK(status->policy == "smq");
     CHECK_FALSE(parseDmCacheStatus("0 100 linear 8:1 0"));
     CHECK(dmCacheTable(100, "/dev/zram2", "/dev/zram3", "/dev/sdb1", CacheMode::WriteThrough,
-                       "smq") == "0 100 cache /dev/zram2 /dev/zram3 /dev/sdb1 64 1 writethrough smq 0");
+                       "smq") ==
+          "0 100 cache /dev/zram2 /dev/zram3 /dev/sdb1 64 1 writethrough smq 0");
     CHECK(dmCacheMetadataBytes(64 * kMiB) == 8 * kMiB);
     CHECK(dmCacheMetadataBytes(64 * kGiB) == 36 * kMiB);
 }
@@ -160,7 +161,8 @@ TEST_CASE("zram-writecache stacks dm-cache on two zram devices and drains before
     std::thread kernel([&] {
         std::ofstream(hotAdd) << "2\n";
         // The second answer only once the first reader has gone on to set zram2 up.
-        for (int i = 0; i < 2000 && !std::filesystem::exists(host.dir / "sys/block/zram2/disksize"); ++i) {
+        for (int i = 0; i < 2000 && !std::filesystem::exists(host.dir / "sys/block/zram2/disksize");
+             ++i) {
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
         std::ofstream(hotAdd) << "3\n";
@@ -168,7 +170,8 @@ TEST_CASE("zram-writecache stacks dm-cache on two zram devices and drains before
     for (const char* id : {"2", "3"}) {
         std::filesystem::create_directories(host.dir / "sys/block" / (std::string("zram") + id));
     }
-    const std::string table = "0 4194304 cache /dev/zram2 /dev/zram3 /dev/labx1 64 1 writeback smq 0";
+    const std::string table =
+        "0 4194304 cache /dev/zram2 /dev/zram3 /dev/labx1 64 1 writeback smq 0";
     host.runner.expect({"dmsetup", "create", "ssdk-labx1", "--table", table}, ok());
     host.runner.expect({"udevadm", "settle", "--timeout=10"}, ok());
     host.runner.expect({"dmsetup", "mknodes", "ssdk-labx1"}, ok());
@@ -198,7 +201,8 @@ TEST_CASE("zram-writecache stacks dm-cache on two zram devices and drains before
     CHECK(stats->mode == CacheMode::WriteBack);
 
     // Disable: dirty blocks → cleaner until clean → smq, then remove, then the zram devices.
-    const std::string cleaner = "0 4194304 cache /dev/zram2 /dev/zram3 /dev/labx1 64 1 writeback cleaner 0";
+    const std::string cleaner =
+        "0 4194304 cache /dev/zram2 /dev/zram3 /dev/labx1 64 1 writeback cleaner 0";
     host.runner.expectOnce({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusDirty));
     host.runner.expectOnce({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusDirty));
     host.runner.expectOnce({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusClean));
@@ -217,10 +221,10 @@ TEST_CASE("zram-writecache stacks dm-cache on two zram devices and drains before
             dm.push_back(request.argv[1] + (request.argv.size() > 4 ? " " + request.argv[4] : ""));
         }
     }
-    CHECK(dm == std::vector<std::string>{"create " + table, "mknodes", "message migration_threshold",
-                                         "reload " + cleaner, "suspend", "resume",
-                                         "reload " + table, "suspend", "resume",
-                                         "message migration_threshold", "remove", "mknodes"});
+    CHECK(dm == std::vector<std::string>{
+                    "create " + table, "mknodes", "message migration_threshold",
+                    "reload " + cleaner, "suspend", "resume", "reload " + table, "suspend",
+                    "resume", "message migration_threshold", "remove", "mknodes"});
 }
 
 TEST_CASE("a failing dmsetup create leaves no zram device behind", "[cache-backend]") {
@@ -256,8 +260,8 @@ TEST_CASE("the engine backend reads the daemon's statistics and probes honestly"
     const Json passThrough = Json::parse(R"({"ok":true,"exports":[{"name":"x","read_ops":5}]})");
     CHECK(engineStatsFromJson(passThrough, "x").error().code() == ErrorCode::Unsupported);
 
-    const auto argv = engineDaemonArgv("/usr/libexec/ssdkeeper/ssdkeeper-cached", zramPlan(),
-                                       "/run/ssdkeeper");
+    const auto argv =
+        engineDaemonArgv("/usr/libexec/ssdkeeper/ssdkeeper-cached", zramPlan(), "/run/ssdkeeper");
     CHECK(describeCommand(argv) ==
           "/usr/libexec/ssdkeeper/ssdkeeper-cached --export ssdk-labx1=/dev/labx1 --socket "
           "/run/ssdkeeper/ssdk-labx1.sock --control /run/ssdkeeper/ssdk-labx1.ctl --cache-size "

@@ -32,8 +32,8 @@ struct Setup {
     std::filesystem::path state = host.dir / "state";
 
     Setup() {
-        auto backend = std::make_unique<FakeBackend>("fake", ProbeResult{true, {}},
-                                                     fakeCapabilities());
+        auto backend =
+            std::make_unique<FakeBackend>("fake", ProbeResult{true, {}}, fakeCapabilities());
         fake = backend.get();
         registry.add(std::move(backend));
         registry.add(std::make_unique<FakeBackend>(
@@ -64,7 +64,8 @@ TEST_CASE("an unmounted device is cached, operated and released; the journal fol
     CHECK(reports[1].probe.reasonText() == "kernel module dm_cache is not available");
     auto refused = manager.enable("absent", plan(), false);
     REQUIRE_FALSE(refused);
-    CHECK(refused.error().message() == "absent is unavailable: kernel module dm_cache is not available");
+    CHECK(refused.error().message() ==
+          "absent is unavailable: kernel module dm_cache is not available");
 
     auto record = manager.enable("fake", plan(), false);
     REQUIRE(record);
@@ -101,9 +102,9 @@ TEST_CASE("an unmounted device is cached, operated and released; the journal fol
     CHECK(reloaded->active.plan.cacheBytes == 128 * kMiB);
     REQUIRE(restarted.disable("/dev/labx1"));
     CHECK_FALSE(std::filesystem::exists(setup.state / "ssdk-labx1.json"));
-    CHECK(setup.fake->calls() ==
-          std::vector<std::string>{"enable /dev/labx1", "flush", "mode write-through",
-                                   "resize 134217728", "flush", "disable /dev/labx1"});
+    CHECK(setup.fake->calls() == std::vector<std::string>{"enable /dev/labx1", "flush",
+                                                          "mode write-through", "resize 134217728",
+                                                          "flush", "disable /dev/labx1"});
 }
 
 TEST_CASE("a mounted filesystem moves onto the cache only when applied now, and back",
@@ -114,7 +115,8 @@ TEST_CASE("a mounted filesystem moves onto the cache only when applied now, and 
     auto refused = manager.enable("fake", plan(), false);
     REQUIRE_FALSE(refused);
     CHECK(refused.error().code() == ErrorCode::Busy);
-    CHECK(refused.error().message().starts_with("/dev/labx1 is mounted on /mnt/lab data: apply now"));
+    CHECK(
+        refused.error().message().starts_with("/dev/labx1 is mounted on /mnt/lab data: apply now"));
     CHECK(setup.fake->calls().empty());
 
     setup.host.runner.expect({"umount", "/mnt/lab data"}, ok());

@@ -20,8 +20,8 @@ public:
 
 Json call(HelperService& service, const std::string& verb, const Json& args) {
     static std::uint64_t id = 1;
-    auto response = parseJson(service.handleLine(rpc::encode(rpc::Request{id++, verb, args})),
-                              "response");
+    auto response =
+        parseJson(service.handleLine(rpc::encode(rpc::Request{id++, verb, args})), "response");
     REQUIRE(response);
     return *response;
 }
@@ -30,7 +30,8 @@ Json call(HelperService& service, const std::string& verb, const Json& args) {
 
 TEST_CASE("cache verbs probe, refuse bad arguments and act only on journaled caches",
           "[helper][cache]") {
-    const fs::path state = fs::temp_directory_path() / ("ssdk-cacheverbs-" + std::to_string(::getpid()));
+    const fs::path state =
+        fs::temp_directory_path() / ("ssdk-cacheverbs-" + std::to_string(::getpid()));
     fs::remove_all(state);
     cachectl::BackendRegistry registry;
     registry.add(std::make_unique<cachectl::FakeBackend>(
