@@ -29,6 +29,7 @@
 #include "app/pages/maintenance_page.h"
 #include "app/pages/overview_page.h"
 #include "app/pages/performance_page.h"
+#include "app/pages/ram_cache_page.h"
 #include "app/pages/spare_area_page.h"
 #include "app/theme.h"
 #include "app/widgets/drive_delegate.h"
@@ -81,6 +82,7 @@ MainWindow::MainWindow(device::Discovery discovery, QWidget* parent)
     addPage(m_overview, tr("Overview"));
     addPage(new HealthPage(std::make_shared<SystemHealthBackend>()), tr("Health"));
     addPage(new PerformancePage, tr("Performance"));
+    addPage(new RamCachePage, tr("RAM Cache"));
     addPage(new SpareAreaPage(m_live), tr("Spare Area"));
     addPage(new MaintenancePage, tr("Maintenance"));
     addPage(new FirmwarePage, tr("Firmware"));

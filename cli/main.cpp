@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "cli/cache_backend_commands.h"
 #include "cli/cache_commands.h"
 #include "cli/cli_context.h"
 #include "cli/commands.h"
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
     addDeviceCommands(app, context, commands);
     addLabCommands(app, context, commands);
     addCacheCommands(app, context, commands);
+    addCacheBackendCommands(app, context, commands);
     addMaintenanceCommands(app, context, commands);
     addOpCommands(app, context, commands);
     addLabVmCommands(app, context, commands);

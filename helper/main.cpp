@@ -8,9 +8,11 @@
 
 #include "core/base/log.h"
 #include "core/base/system_process_runner.h"
+#include "core/cachectl/backends/registry.h"
 #include "core/rpc/protocol.h"
 #include "helper/authorizer.h"
 #include "helper/firmware_verbs.h"
+#include "helper/cache_verbs.h"
 #include "helper/helper_service.h"
 #include "helper/lab_verbs.h"
 #include "helper/line_reader.h"
@@ -56,6 +58,10 @@ int main(int argc, char** /*argv*/) {
                         labContext ? std::optional(eraseJournals(*labContext)) : std::nullopt);
     addSmartVerbs(service, runner);
     addFirmwareVerbs(service, runner, systemNvmeAdmin());
+    cachectl::BackendRegistry cacheBackends;
+    cachectl::addSystemBackends(cacheBackends, cachectl::HostEnv::live(runner));
+    cachectl::CacheManager cacheManager(cacheBackends, cachectl::HostEnv::live(runner), kCacheStateDir);
+    addCacheVerbs(service, cacheManager);
     if (labContext) {
         addLabVerbs(service, *labContext, runner);
         addOpVerbs(service, *labContext, runner);

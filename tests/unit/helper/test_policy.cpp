@@ -6,6 +6,7 @@
 #include "core/base/replay_process_runner.h"
 #include "core/base/system_process_runner.h"
 #include "helper/firmware_verbs.h"
+#include "helper/cache_verbs.h"
 #include "helper/lab_verbs.h"
 #include "helper/maintenance_verbs.h"
 #include "helper/op_verbs.h"
@@ -62,6 +63,9 @@ TEST_CASE("every verb has a polkit action graded as its verb", "[helper][polkit]
     addOpVerbs(service, LabContext{"/nonexistent", std::nullopt}, runner);
     addSmartVerbs(service, runner);
     addFirmwareVerbs(service, runner, {});
+    cachectl::BackendRegistry cacheBackends;
+    cachectl::CacheManager cacheManager(cacheBackends, cachectl::HostEnv{}, "/nonexistent");
+    addCacheVerbs(service, cacheManager);
     // One action per verb, plus the action that starts the helper itself: no verb without
     // an action, no action left over.
     CHECK(xpath("count(//action)") == std::to_string(service.verbNames().size() + 1));

@@ -1,0 +1,754 @@
+#include "app/pages/ram_cache_page.h"
+
+#include <QButtonGroup>
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QScrollArea>
+#include <QSlider>
+#include <QStandardItemModel>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <QtConcurrent>
+
+#include "app/helper_caller.h"
+#include "core/base/bytes.h"
+#include "core/cachectl/backend_manager.h"
+#include "core/cachectl/engine/simulator.h"
+#include "core/cachectl/engine/trace.h"
+
+namespace ssdk::app {
+
+namespace {
+
+constexpr std::uint64_t kMiB = 1024ULL * 1024ULL;
+constexpr int kChartSeconds = 120;
+
+QString iec(std::uint64_t bytes) {
+    return QString::fromStdString(formatIec(Bytes(bytes)));
+}
+
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+std::string str(const Json& json, const char* key) {
+    return json.is_object() && json.contains(key) && json[key].is_string()
+               ? json[key].get<std::string>()
+               : std::string();
+}
+
+// The curve: the default policy and LRU over cache sizes up to the trace's unique blocks.
+std::pair<QString, std::vector<WhatIfPoint>> simulateTrace(const QString& path,
+                                                           const QString& formatName) {
+    using namespace ssdk::cachectl::engine;
+    auto format = parseTraceFormat(formatName.toStdString());
+    if (!format) {
+        return {qs(format.error().describe()), {}};
+    }
+    auto refs = readTrace(path.toStdString(), *format);
+    if (!refs) {
+        return {qs(refs.error().describe()), {}};
+    }
+    std::vector<WhatIfPoint> points;
+    for (const auto size : mrcSizes(countUniqueBlocks(*refs), 10)) {
+        auto adaptive = simulate(*refs, "adaptive", size);
+        auto lru = simulate(*refs, "lru", size);
+        if (!adaptive || !lru) {
+            return {qs((adaptive ? lru.error() : adaptive.error()).describe()), {}};
+        }
+        points.push_back({size * 4096, adaptive->hitRatio(), lru->hitRatio()});
+    }
+    return {QString(), points};
+}
+
+} // namespace
+
+HelperCacheCalls::HelperCacheCalls(QObject* parent)
+    : CacheCalls(parent)
+    , m_caller(new HelperCaller(this)) {
+    connect(m_caller, &HelperCaller::finished, this,
+            [this](const QString& verb, const HelperCaller::Outcome& outcome) {
+                emit finished(verb, outcome.ok, outcome.error, outcome.result);
+            });
+}
+
+bool HelperCacheCalls::isBusy() const {
+    return m_caller->isBusy();
+}
+
+bool HelperCacheCalls::call(const QString& verb, Json args) {
+    return m_caller->call(verb, std::move(args));
+}
+
+ManagerCacheCalls::ManagerCacheCalls(cachectl::CacheManager& manager, Json ram, QObject* parent)
+    : CacheCalls(parent)
+    , m_manager(manager)
+    , m_ram(std::move(ram)) {}
+
+bool ManagerCacheCalls::call(const QString& verb, Json args) {
+    QTimer::singleShot(0, this, [this, verb, args] {
+        using namespace ssdk::cachectl;
+        Expected<Json> result =
+            fail(ErrorCode::InvalidArgument, "unknown verb " + verb.toStdString());
+        const std::string device = str(args, "device");
+        if (verb == QStringLiteral("cache.probe")) {
+            Json backends = Json::array();
+            for (const auto& report : m_manager.probeAll()) {
+                backends.push_back(toJson(report));
+            }
+            result = Json{{"backends", backends}, {"ram", m_ram}};
+        } else if (verb == QStringLiteral("cache.status")) {
+            Json caches = Json::array();
+            for (const auto& status : m_manager.status()) {
+                caches.push_back(toJson(status));
+            }
+            result = Json{{"caches", caches}};
+        } else if (verb == QStringLiteral("cache.enable")) {
+            CachePlan plan{device,
+                           "ssdk-" + kernelName(device),
+                           args.value("size", 0ULL),
+                           parseCompression(str(args, "compression")).value_or(Compression::None),
+                           parseCacheMode(str(args, "mode")).value_or(CacheMode::WriteThrough),
+                           ""};
+            auto record =
+                m_manager.enable(str(args, "backend"), plan, args.value("apply_now", false));
+            result = record ? Expected<Json>(Json{{"record", toJson(*record)}})
+                            : Expected<Json>(std::unexpected(record.error()));
+        } else if (verb == QStringLiteral("cache.disable") ||
+                   verb == QStringLiteral("cache.flush")) {
+            auto done = verb == QStringLiteral("cache.disable") ? m_manager.disable(device)
+                                                                : m_manager.flush(device);
+            result = done ? Expected<Json>(Json{{"device", device}})
+                          : Expected<Json>(std::unexpected(done.error()));
+        } else if (verb == QStringLiteral("cache.mode")) {
+            auto mode = parseCacheMode(str(args, "mode"));
+            auto record = mode ? m_manager.setMode(device, *mode)
+                               : Expected<CacheRecord>(std::unexpected(mode.error()));
+            result = record ? Expected<Json>(Json{{"record", toJson(*record)}})
+                            : Expected<Json>(std::unexpected(record.error()));
+        }
+        emit finished(verb, result.has_value(), result ? QString() : qs(result.error().describe()),
+                      result ? *result : Json());
+    });
+    return true;
+}
+
+RamCachePage::RamCachePage(CacheCalls* calls, QWidget* parent)
+    : DevicePage(parent)
+    , m_calls(calls != nullptr ? calls : new HelperCacheCalls(this)) {
+    if (m_calls->parent() == nullptr) {
+        m_calls->setParent(this);
+    }
+    build();
+    connect(m_calls, &CacheCalls::finished, this, &RamCachePage::onFinished);
+    connect(
+        &m_whatIfWatcher, &QFutureWatcher<std::pair<QString, std::vector<WhatIfPoint>>>::finished,
+        this, [this] {
+            const auto [error, points] = m_whatIfWatcher.result();
+            m_whatIfSeries->clear();
+            m_whatIfLru->clear();
+            if (!error.isEmpty()) {
+                m_whatIfLabel->setText(tr("Could not replay the trace: %1").arg(error));
+            } else {
+                double maxX = 1;
+                for (const auto& point : points) {
+                    const double mib = static_cast<double>(point.cacheBytes) / kMiB;
+                    m_whatIfSeries->append(mib, point.hitRatio * 100.0);
+                    m_whatIfLru->append(mib, point.lruHitRatio * 100.0);
+                    maxX = std::max(maxX, mib);
+                }
+                auto axes = m_whatIfView->chart()->axes(Qt::Horizontal);
+                if (auto* axis =
+                        axes.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(axes.first())) {
+                    axis->setRange(0, maxX);
+                    // Small traces: fractions of a MiB must stay readable.
+                    axis->setLabelFormat(maxX < 10 ? QStringLiteral("%.2f") : QStringLiteral("%d"));
+                }
+                const auto& last = points.empty() ? WhatIfPoint{} : points.back();
+                m_whatIfLabel->setText(
+                    tr("%1 sizes up to %2: hit ratio %3 % with the cache's policy, %4 % with LRU")
+                        .arg(points.size())
+                        .arg(iec(last.cacheBytes))
+                        .arg(last.hitRatio * 100.0, 0, 'f', 1)
+                        .arg(last.lruHitRatio * 100.0, 0, 'f', 1));
+            }
+            m_openTrace->setEnabled(true);
+            emit whatIfReady();
+        });
+    m_clock.start();
+    refresh();
+}
+
+RamCachePage::~RamCachePage() {
+    m_whatIfWatcher.waitForFinished();
+}
+
+void RamCachePage::build() {
+    auto* outer = new QVBoxLayout(this);
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    outer->addWidget(scroll);
+    auto* content = new QWidget;
+    scroll->setWidget(content);
+    auto* layout = new QVBoxLayout(content);
+
+    m_summary = new QLabel;
+    m_summary->setObjectName("ramcache.summary");
+    m_summary->setWordWrap(true);
+    layout->addWidget(m_summary);
+
+    auto* settings = new QGroupBox(tr("Cache"));
+    auto* form = new QFormLayout(settings);
+    m_partition = new QComboBox;
+    m_partition->setObjectName("ramcache.partition");
+    form->addRow(tr("Partition"), m_partition);
+    m_enable = new QCheckBox(tr("Cache this partition in RAM"));
+    m_enable->setObjectName("ramcache.enable");
+    form->addRow(QString(), m_enable);
+
+    m_backend = new QComboBox;
+    m_backend->setObjectName("ramcache.backend");
+    m_backendReason = new QLabel;
+    m_backendReason->setObjectName("ramcache.backendReason");
+    m_backendReason->setWordWrap(true);
+    m_backendReason->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* backendBox = new QVBoxLayout;
+    backendBox->addWidget(m_backend);
+    backendBox->addWidget(m_backendReason);
+    form->addRow(tr("Backend"), backendBox);
+
+    m_size = new QSlider(Qt::Horizontal);
+    m_size->setObjectName("ramcache.size");
+    m_size->setRange(16, 1024);
+    m_size->setSingleStep(16);
+    m_size->setPageStep(256);
+    m_sizeLabel = new QLabel;
+    m_sizeLabel->setObjectName("ramcache.sizeLabel");
+    m_sizeLabel->setWordWrap(true);
+    m_suggest = new QPushButton(tr("Suggested"));
+    m_suggest->setObjectName("ramcache.suggest");
+    auto* sizeRow = new QHBoxLayout;
+    sizeRow->addWidget(m_size, 1);
+    sizeRow->addWidget(m_suggest);
+    auto* sizeBox = new QVBoxLayout;
+    sizeBox->addLayout(sizeRow);
+    sizeBox->addWidget(m_sizeLabel);
+    form->addRow(tr("Size"), sizeBox);
+
+    m_compression = new QComboBox;
+    m_compression->setObjectName("ramcache.compression");
+    m_ratio = new QLabel;
+    m_ratio->setObjectName("ramcache.ratio");
+    auto* compressionRow = new QHBoxLayout;
+    compressionRow->addWidget(m_compression);
+    compressionRow->addWidget(m_ratio, 1);
+    form->addRow(tr("Compression"), compressionRow);
+
+    m_writeThrough = new QRadioButton(tr("Write-through (safe: every write reaches the drive)"));
+    m_writeThrough->setObjectName("ramcache.writeThrough");
+    m_writeBack = new QRadioButton(tr("Write-back (faster writes)"));
+    m_writeBack->setObjectName("ramcache.writeBack");
+    m_writeThrough->setChecked(true);
+    auto* modeGroup = new QButtonGroup(this);
+    modeGroup->addButton(m_writeThrough);
+    modeGroup->addButton(m_writeBack);
+    m_writeBackWarning = new QLabel(
+        tr("Write-back keeps recent writes in RAM: on a power loss or crash the last seconds of "
+           "writes that were not yet flushed are lost. Use it on a laptop with a battery or a "
+           "desktop on a UPS."));
+    m_writeBackWarning->setObjectName("ramcache.writeBackWarning");
+    m_writeBackWarning->setWordWrap(true);
+    m_writeBackWarning->setStyleSheet(QStringLiteral("color: #b35c00;"));
+    auto* modeBox = new QVBoxLayout;
+    modeBox->addWidget(m_writeThrough);
+    modeBox->addWidget(m_writeBack);
+    modeBox->addWidget(m_writeBackWarning);
+    form->addRow(tr("Mode"), modeBox);
+
+    m_applyNow = new QCheckBox(tr("The partition is mounted: unmount it, stack the cache and "
+                                  "mount it again at the same place now"));
+    m_applyNow->setObjectName("ramcache.applyNow");
+    form->addRow(QString(), m_applyNow);
+    layout->addWidget(settings);
+
+    auto* live = new QGroupBox(tr("Live"));
+    auto* liveLayout = new QVBoxLayout(live);
+    auto* liveRow = new QHBoxLayout;
+    m_statsLabel = new QLabel(tr("No cache is active on this drive."));
+    m_statsLabel->setObjectName("ramcache.stats");
+    m_statsLabel->setWordWrap(true);
+    m_flush = new QPushButton(tr("Flush"));
+    m_flush->setObjectName("ramcache.flush");
+    m_flush->setToolTip(tr("Write every dirty block to the drive now"));
+    liveRow->addWidget(m_statsLabel, 1);
+    liveRow->addWidget(m_flush);
+    liveLayout->addLayout(liveRow);
+
+    auto* chart = new QChart;
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    m_hitSeries = new QLineSeries;
+    m_hitSeries->setName(tr("Hit ratio (%)"));
+    m_dirtySeries = new QLineSeries;
+    m_dirtySeries->setName(tr("Dirty (MiB)"));
+    m_ramSeries = new QLineSeries;
+    m_ramSeries->setName(tr("RAM used (MiB)"));
+    for (auto* series : {m_hitSeries, m_dirtySeries, m_ramSeries}) {
+        chart->addSeries(series);
+    }
+    m_timeAxis = new QValueAxis;
+    m_timeAxis->setTitleText(tr("seconds"));
+    m_timeAxis->setRange(0, kChartSeconds);
+    m_timeAxis->setLabelFormat(QStringLiteral("%d"));
+    auto* percentAxis = new QValueAxis;
+    percentAxis->setRange(0, 100);
+    percentAxis->setLabelFormat(QStringLiteral("%d %%"));
+    m_bytesAxis = new QValueAxis;
+    m_bytesAxis->setRange(0, 64);
+    m_bytesAxis->setLabelFormat(QStringLiteral("%d MiB"));
+    chart->addAxis(m_timeAxis, Qt::AlignBottom);
+    chart->addAxis(percentAxis, Qt::AlignLeft);
+    chart->addAxis(m_bytesAxis, Qt::AlignRight);
+    for (auto* series : {m_hitSeries, m_dirtySeries, m_ramSeries}) {
+        series->attachAxis(m_timeAxis);
+        series->attachAxis(series == m_hitSeries ? percentAxis : m_bytesAxis);
+    }
+    m_chartView = new QChartView(chart);
+    m_chartView->setObjectName("ramcache.chart");
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setMinimumHeight(220);
+    liveLayout->addWidget(m_chartView);
+    layout->addWidget(live);
+
+    auto* whatIf = new QGroupBox(tr("What would more RAM buy? (replay a recorded trace)"));
+    auto* whatIfLayout = new QVBoxLayout(whatIf);
+    auto* traceRow = new QHBoxLayout;
+    m_traceFormat = new QComboBox;
+    m_traceFormat->setObjectName("ramcache.traceFormat");
+    for (const auto& name : cachectl::engine::traceFormatNames()) {
+        m_traceFormat->addItem(qs(name));
+    }
+    m_traceFormat->setCurrentText(QStringLiteral("blocks"));
+    m_openTrace = new QPushButton(tr("Open trace…"));
+    m_openTrace->setObjectName("ramcache.openTrace");
+    traceRow->addWidget(new QLabel(tr("Format")));
+    traceRow->addWidget(m_traceFormat);
+    traceRow->addWidget(m_openTrace);
+    traceRow->addStretch(1);
+    whatIfLayout->addLayout(traceRow);
+    m_whatIfLabel = new QLabel(tr("Record a trace with `ssdkeeperctl trace record` or blktrace, "
+                                  "then open it here."));
+    m_whatIfLabel->setObjectName("ramcache.whatIfLabel");
+    m_whatIfLabel->setWordWrap(true);
+    whatIfLayout->addWidget(m_whatIfLabel);
+    auto* curve = new QChart;
+    curve->setMargins(QMargins(4, 4, 4, 4));
+    curve->legend()->setAlignment(Qt::AlignBottom);
+    m_whatIfSeries = new QLineSeries;
+    m_whatIfSeries->setName(tr("SSD Keeper cache"));
+    m_whatIfLru = new QLineSeries;
+    m_whatIfLru->setName(tr("LRU"));
+    curve->addSeries(m_whatIfSeries);
+    curve->addSeries(m_whatIfLru);
+    auto* sizeAxis = new QValueAxis;
+    sizeAxis->setTitleText(tr("cache size (MiB)"));
+    sizeAxis->setLabelFormat(QStringLiteral("%d"));
+    auto* ratioAxis = new QValueAxis;
+    ratioAxis->setRange(0, 100);
+    ratioAxis->setLabelFormat(QStringLiteral("%d %%"));
+    ratioAxis->setTitleText(tr("hit ratio"));
+    curve->addAxis(sizeAxis, Qt::AlignBottom);
+    curve->addAxis(ratioAxis, Qt::AlignLeft);
+    for (auto* series : {m_whatIfSeries, m_whatIfLru}) {
+        series->attachAxis(sizeAxis);
+        series->attachAxis(ratioAxis);
+    }
+    m_whatIfView = new QChartView(curve);
+    m_whatIfView->setObjectName("ramcache.whatIf");
+    m_whatIfView->setRenderHint(QPainter::Antialiasing);
+    m_whatIfView->setMinimumHeight(200);
+    whatIfLayout->addWidget(m_whatIfView);
+    layout->addWidget(whatIf);
+
+    m_message = new QLabel;
+    m_message->setObjectName("ramcache.message");
+    m_message->setWordWrap(true);
+    layout->addWidget(m_message);
+    layout->addStretch(1);
+
+    m_poll = new QTimer(this);
+    m_poll->setInterval(1000);
+    connect(m_poll, &QTimer::timeout, this, [this] {
+        if (!m_waiting && m_queue.empty()) {
+            send(QStringLiteral("cache.status"), Json::object());
+        }
+    });
+
+    connect(m_enable, &QCheckBox::clicked, this, &RamCachePage::onToggled);
+    connect(m_backend, &QComboBox::currentIndexChanged, this, [this] { updateControls(); });
+    connect(m_partition, &QComboBox::currentIndexChanged, this, [this] { updateControls(); });
+    connect(m_size, &QSlider::valueChanged, this, [this] { updateSizeLabel(); });
+    connect(m_suggest, &QPushButton::clicked, this, [this] {
+        m_size->setValue(static_cast<int>(std::max<std::uint64_t>(m_suggested / kMiB, 16)));
+    });
+    connect(m_writeBack, &QRadioButton::toggled, this, [this](bool on) {
+        m_writeBackWarning->setVisible(on);
+        if (auto active = activeCache(); active) {
+            send(QStringLiteral("cache.mode"),
+                 Json{{"device", str((*active)["cache"]["plan"], "origin")},
+                      {"mode", on ? "write-back" : "write-through"}});
+        }
+    });
+    connect(m_flush, &QPushButton::clicked, this, [this] {
+        if (auto active = activeCache(); active) {
+            m_flush->setEnabled(false);
+            send(QStringLiteral("cache.flush"),
+                 Json{{"device", str((*active)["cache"]["plan"], "origin")}});
+        }
+    });
+    connect(m_openTrace, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a block trace"));
+        if (!path.isEmpty()) {
+            loadTrace(path, m_traceFormat->currentText());
+        }
+    });
+    m_writeBackWarning->setVisible(false);
+    updateControls();
+}
+
+void RamCachePage::refresh() {
+    send(QStringLiteral("cache.probe"), Json::object());
+    send(QStringLiteral("cache.status"), Json::object());
+}
+
+void RamCachePage::send(const QString& verb, Json args) {
+    m_queue.emplace_back(verb, std::move(args));
+    pump();
+}
+
+void RamCachePage::pump() {
+    if (m_waiting || m_queue.empty() || m_calls->isBusy()) {
+        return;
+    }
+    auto [verb, args] = m_queue.front();
+    m_queue.pop_front();
+    m_waiting = m_calls->call(verb, std::move(args));
+}
+
+void RamCachePage::onFinished(const QString& verb, bool ok, const QString& error,
+                              const Json& result) {
+    m_waiting = false;
+    if (!ok) {
+        if (verb != QStringLiteral("cache.status")) {
+            m_message->setText(tr("%1 failed: %2").arg(verb, error));
+        }
+        if (verb == QStringLiteral("cache.enable")) {
+            m_enable->setChecked(false);
+        }
+    } else if (verb == QStringLiteral("cache.probe")) {
+        applyProbe(result);
+    } else if (verb == QStringLiteral("cache.status")) {
+        applyStatus(result);
+    } else {
+        if (verb == QStringLiteral("cache.enable")) {
+            m_message->setText(tr("The cache is on: mount %1 (done for you when it was mounted).")
+                                   .arg(qs(str(result["record"]["cache"], "cached_device"))));
+            m_hitSeries->clear();
+            m_dirtySeries->clear();
+            m_ramSeries->clear();
+            m_clock.restart();
+        } else if (verb == QStringLiteral("cache.disable")) {
+            m_message->setText(tr("The cache is off; the partition is as it was."));
+        } else if (verb == QStringLiteral("cache.flush")) {
+            m_message->setText(tr("Flushed: every dirty block is on the drive."));
+        } else if (verb == QStringLiteral("cache.mode")) {
+            m_message->setText(tr("Mode changed."));
+        }
+        send(QStringLiteral("cache.status"), Json::object());
+    }
+    updateControls();
+    pump();
+}
+
+void RamCachePage::applyProbe(const Json& result) {
+    m_backends = result.value("backends", Json::array());
+    const Json ram = result.value("ram", Json::object());
+    m_totalRam = ram.value("total_bytes", 0ULL);
+    m_availableRam = ram.value("available_bytes", 0ULL);
+    m_suggested = ram.value("suggested_bytes", 0ULL);
+    const QString previous = m_backend->currentData().toString();
+    m_backend->blockSignals(true);
+    m_backend->clear();
+    auto* model = qobject_cast<QStandardItemModel*>(m_backend->model());
+    int firstAvailable = -1;
+    for (const auto& backend : m_backends) {
+        const bool available = backend["probe"].value("available", false);
+        const QString name = qs(str(backend, "name"));
+        m_backend->addItem(available ? qs(str(backend, "title"))
+                                     : tr("%1 — unavailable").arg(qs(str(backend, "title"))),
+                           name);
+        const int index = m_backend->count() - 1;
+        m_backend->setItemData(index, qs(str(backend["probe"], "reason")), Qt::ToolTipRole);
+        if (!available && model != nullptr) {
+            model->item(index)->setEnabled(false);
+        } else if (firstAvailable < 0) {
+            firstAvailable = index;
+        }
+    }
+    const int keep = m_backend->findData(previous);
+    m_backend->setCurrentIndex(keep >= 0 ? keep : std::max(firstAvailable, 0));
+    m_backend->blockSignals(false);
+    // RAM: up to 75 % of it on the slider; RAPID's 25 %/4 GiB is the suggestion.
+    const int maxMiB = static_cast<int>(std::max<std::uint64_t>(m_totalRam * 3 / 4 / kMiB, 64));
+    m_size->setRange(16, maxMiB);
+    if (m_size->value() == 16 || m_size->value() > maxMiB) {
+        m_size->setValue(static_cast<int>(std::max<std::uint64_t>(m_suggested / kMiB, 16)));
+    }
+    updateSizeLabel();
+}
+
+void RamCachePage::applyStatus(const Json& result) {
+    m_caches = result.value("caches", Json::array());
+    if (auto active = activeCache(); active) {
+        const auto& plan = (*active)["cache"]["plan"];
+        m_enable->setChecked(true);
+        const int index = m_backend->findData(qs(str((*active)["cache"], "backend")));
+        if (index >= 0) {
+            m_backend->setCurrentIndex(index);
+        }
+        m_writeBack->blockSignals(true);
+        m_writeThrough->blockSignals(true);
+        (str(plan, "mode") == "write-back" ? m_writeBack : m_writeThrough)->setChecked(true);
+        m_writeBackWarning->setVisible(m_writeBack->isChecked());
+        m_writeBack->blockSignals(false);
+        m_writeThrough->blockSignals(false);
+        if ((*active)["stats"].is_object()) {
+            addSample((*active)["stats"]);
+        } else {
+            m_statsLabel->setText(
+                tr("Statistics unavailable: %1").arg(qs(str(*active, "stats_error"))));
+        }
+        if (!m_poll->isActive()) {
+            m_poll->start();
+        }
+    } else {
+        m_enable->setChecked(false);
+        m_poll->stop();
+        m_statsLabel->setText(tr("No cache is active on this drive."));
+        m_ratio->clear();
+    }
+}
+
+void RamCachePage::addSample(const Json& stats) {
+    const double t = static_cast<double>(m_clock.elapsed()) / 1000.0;
+    const double hit = stats.value("hit_ratio", 0.0) * 100.0;
+    const double dirty = static_cast<double>(stats.value("dirty_bytes", 0ULL)) / kMiB;
+    const double ram = static_cast<double>(stats.value("ram_used_bytes", 0ULL)) / kMiB;
+    m_hitSeries->append(t, hit);
+    m_dirtySeries->append(t, dirty);
+    m_ramSeries->append(t, ram);
+    for (auto* series : {m_hitSeries, m_dirtySeries, m_ramSeries}) {
+        while (series->count() > 0 && series->at(0).x() < t - kChartSeconds) {
+            series->remove(0);
+        }
+    }
+    m_timeAxis->setRange(std::max(0.0, t - kChartSeconds), std::max<double>(t, kChartSeconds));
+    double top = 64;
+    for (auto* series : {m_dirtySeries, m_ramSeries}) {
+        for (const auto& point : series->points()) {
+            top = std::max(top, point.y() * 1.1);
+        }
+    }
+    m_bytesAxis->setRange(0, top);
+    m_statsLabel->setText(tr("Hit ratio %1 % (%2 hits, %3 misses) · dirty %4 · RAM used %5 of %6")
+                              .arg(hit, 0, 'f', 1)
+                              .arg(stats.value("hits", 0ULL))
+                              .arg(stats.value("misses", 0ULL))
+                              .arg(iec(stats.value("dirty_bytes", 0ULL)))
+                              .arg(iec(stats.value("ram_used_bytes", 0ULL)))
+                              .arg(iec(stats.value("cache_bytes", 0ULL))));
+    const double ratio = stats.value("compression_ratio", 1.0);
+    m_ratio->setText(stats.value("physical_bytes", 0ULL) > 0
+                         ? tr("live ratio %1×").arg(ratio, 0, 'f', 2)
+                         : tr("live ratio: nothing compressed yet"));
+}
+
+QString RamCachePage::selectedPartition() const {
+    return m_partition->currentData().toString();
+}
+
+std::optional<Json> RamCachePage::activeCache() const {
+    const std::string selected = selectedPartition().toStdString();
+    for (const auto& cache : m_caches) {
+        if (str(cache["cache"]["plan"], "origin") == selected && !selected.empty()) {
+            return cache;
+        }
+    }
+    return std::nullopt;
+}
+
+void RamCachePage::setDevice(const device::Device* device) {
+    const QString previous = selectedPartition();
+    m_partition->blockSignals(true);
+    m_partition->clear();
+    m_devicePath.clear();
+    m_systemDisk = false;
+    if (device != nullptr) {
+        m_devicePath = qs(device->path);
+        auto label = [](const std::string& path, const std::optional<device::Filesystem>& fs,
+                        const std::vector<device::Mount>& mounts, Bytes size) {
+            QString text = qs(path) + QStringLiteral(" · ") + iec(size.value);
+            if (fs) {
+                text += QStringLiteral(" · ") + qs(fs->type);
+            }
+            if (!mounts.empty()) {
+                text += QStringLiteral(" · ") + qs(mounts.front().mountPoint);
+            }
+            return text;
+        };
+        for (const auto& partition : device->partitions) {
+            m_partition->addItem(
+                label(partition.path, partition.filesystem, partition.mounts, partition.size),
+                qs(partition.path));
+        }
+        if (device->partitions.empty()) {
+            m_partition->addItem(
+                label(device->path, device->filesystem, device->mounts, device->size),
+                qs(device->path));
+        }
+        m_systemDisk = device->holdsRootFilesystem();
+        m_summary->setText(
+            m_systemDisk
+                ? tr("%1 holds the running system (/): SSD Keeper does not stack a cache under "
+                     "it. Select another drive.")
+                      .arg(qs(device->path))
+                : tr("Keep the most used blocks of %1 in RAM (RAPID-style): reads that hit come "
+                     "from memory, and in write-back mode writes are absorbed and written back in "
+                     "larger chunks.")
+                      .arg(qs(device->path)));
+    } else {
+        m_summary->setText(tr("Select a drive."));
+    }
+    const int keep = m_partition->findData(previous);
+    m_partition->setCurrentIndex(std::max(keep, 0));
+    m_partition->blockSignals(false);
+    // Mounted? Then enabling needs "apply now".
+    bool mounted = false;
+    if (device != nullptr) {
+        for (const auto& partition : device->partitions) {
+            if (qs(partition.path) == selectedPartition() && !partition.mounts.empty()) {
+                mounted = true;
+            }
+        }
+        mounted = mounted || (device->partitions.empty() && !device->mounts.empty());
+    }
+    m_applyNow->setVisible(mounted);
+    updateControls();
+}
+
+void RamCachePage::updateSizeLabel() {
+    const std::uint64_t bytes = static_cast<std::uint64_t>(m_size->value()) * kMiB;
+    QString text = tr("%1 of %2 RAM (%3 free). Suggested: %4 (a quarter of the RAM, at most "
+                      "4 GiB).")
+                       .arg(iec(bytes), iec(m_totalRam), iec(m_availableRam), iec(m_suggested));
+    if (m_suggested > 0 && bytes > m_suggested) {
+        text += QLatin1Char(' ') + tr("More than suggested: leave enough RAM for programs.");
+    }
+    m_sizeLabel->setText(text);
+}
+
+void RamCachePage::updateControls() {
+    const int index = m_backend->currentIndex();
+    Json backend;
+    for (const auto& item : m_backends) {
+        if (index >= 0 && qs(str(item, "name")) == m_backend->itemData(index).toString()) {
+            backend = item;
+        }
+    }
+    const bool available = backend.is_object() && backend["probe"].value("available", false);
+    if (backend.is_object() && !available) {
+        m_backendReason->setText(
+            tr("Unavailable here: %1").arg(qs(str(backend["probe"], "reason"))));
+    } else {
+        QStringList others;
+        for (const auto& item : m_backends) {
+            if (!item["probe"].value("available", false)) {
+                others << tr("%1: %2").arg(qs(str(item, "name")), qs(str(item["probe"], "reason")));
+            }
+        }
+        m_backendReason->setText(
+            others.isEmpty()
+                ? QString()
+                : tr("Not available here — %1").arg(others.join(QStringLiteral("; "))));
+    }
+    const auto active = activeCache();
+    const bool on = active.has_value();
+    const bool haveDevice = !selectedPartition().isEmpty();
+    m_enable->setEnabled(haveDevice && (on || (available && !m_systemDisk)));
+    m_backend->setEnabled(!on);
+    m_partition->setEnabled(!on);
+    m_size->setEnabled(!on);
+    m_suggest->setEnabled(!on);
+    m_compression->setEnabled(!on);
+    m_flush->setEnabled(on && !m_waiting);
+
+    const QString current = m_compression->currentText();
+    m_compression->blockSignals(true);
+    m_compression->clear();
+    if (backend.is_object()) {
+        for (const auto& name : backend["capabilities"].value("compressions", Json::array())) {
+            m_compression->addItem(qs(name.get<std::string>()));
+        }
+        m_writeBack->setEnabled(backend["capabilities"].value("write_back", false));
+    }
+    if (on) {
+        m_compression->setCurrentText(qs(str((*active)["cache"]["plan"], "compression")));
+    } else if (m_compression->findText(current) >= 0) {
+        m_compression->setCurrentText(current);
+    }
+    m_compression->blockSignals(false);
+}
+
+void RamCachePage::onToggled(bool on) {
+    m_message->clear();
+    if (on) {
+        Json args{{"device", selectedPartition().toStdString()},
+                  {"backend", m_backend->currentData().toString().toStdString()},
+                  {"size", static_cast<std::uint64_t>(m_size->value()) * kMiB},
+                  {"compression", m_compression->currentText().toStdString()},
+                  {"mode", m_writeBack->isChecked() ? "write-back" : "write-through"}};
+        if (m_applyNow->isVisible()) {
+            if (!m_applyNow->isChecked()) {
+                m_enable->setChecked(false);
+                m_message->setText(tr("The partition is mounted: tick \"apply now\" to unmount "
+                                      "it, stack the cache and mount it again."));
+                return;
+            }
+            args["apply_now"] = true;
+        }
+        send(QStringLiteral("cache.enable"), args);
+    } else if (auto active = activeCache(); active) {
+        send(QStringLiteral("cache.disable"),
+             Json{{"device", str((*active)["cache"]["plan"], "origin")}});
+    }
+}
+
+void RamCachePage::loadTrace(const QString& path, const QString& format) {
+    m_openTrace->setEnabled(false);
+    m_whatIfLabel->setText(tr("Replaying %1…").arg(path));
+    m_whatIfWatcher.setFuture(QtConcurrent::run(simulateTrace, path, format));
+}
+
+} // namespace ssdk::app

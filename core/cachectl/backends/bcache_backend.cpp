@@ -1,0 +1,280 @@
+#include "core/cachectl/backends/bcache_backend.h"
+
+#include <cmath>
+#include <regex>
+
+#include "core/base/log.h"
+#include "core/cachectl/backends/zram.h"
+
+namespace ssdk::cachectl {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+std::string bcacheModeName(CacheMode mode) {
+    return mode == CacheMode::WriteBack ? "writeback" : "writethrough";
+}
+
+} // namespace
+
+std::optional<std::uint64_t> parseBcacheSize(std::string_view text) {
+    std::string value(text);
+    while (!value.empty() && (value.back() == '\n' || value.back() == ' ')) {
+        value.pop_back();
+    }
+    if (value.empty()) {
+        return std::nullopt;
+    }
+    double scale = 1.0;
+    switch (value.back()) {
+    case 'k':
+    case 'K':
+        scale = 1024.0;
+        break;
+    case 'M':
+        scale = 1024.0 * 1024.0;
+        break;
+    case 'G':
+        scale = 1024.0 * 1024.0 * 1024.0;
+        break;
+    case 'T':
+        scale = 1024.0 * 1024.0 * 1024.0 * 1024.0;
+        break;
+    default:
+        break;
+    }
+    if (scale != 1.0) {
+        value.pop_back();
+    }
+    try {
+        std::size_t used = 0;
+        const double number = std::stod(value, &used);
+        if (used != value.size() || number < 0) {
+            return std::nullopt;
+        }
+        return static_cast<std::uint64_t>(std::llround(number * scale));
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+std::string selectedBcacheMode(std::string_view text) {
+    const auto open = text.find('[');
+    const auto close = text.find(']');
+    if (open == std::string_view::npos || close == std::string_view::npos || close < open) {
+        return std::string(text);
+    }
+    return std::string(text.substr(open + 1, close - open - 1));
+}
+
+Capabilities BcacheBackend::capabilities() const {
+    Capabilities capabilities;
+    capabilities.writeBack = true;
+    capabilities.compression = true; // through zram when the cache is in RAM
+    capabilities.resizeLive = false;
+    capabilities.persistent = false; // a RAM cache set is gone after a reboot
+    capabilities.ramBacked = true;
+    capabilities.compressions = {Compression::Lz4, Compression::Zstd};
+    return capabilities;
+}
+
+ProbeResult BcacheBackend::probe() const {
+    ProbeResult result;
+    if (!m_env.isRoot) {
+        result.reasons.push_back("needs root (run through ssdkeeper-helper)");
+    }
+    if (!m_env.exists("/sys/fs/bcache")) {
+        if (auto problem = m_env.moduleProblem("bcache"); problem) {
+            result.reasons.push_back(*problem);
+        }
+    }
+    if (!m_env.findTool("make-bcache")) {
+        result.reasons.push_back("make-bcache is not installed (Debian package bcache-tools)");
+    }
+    result.available = result.reasons.empty();
+    return result;
+}
+
+std::optional<std::string> BcacheBackend::bcacheOf(const std::string& origin) const {
+    const std::string name = kernelName(origin);
+    for (const auto& holder : m_env.list("/sys/class/block/" + name + "/holders")) {
+        if (holder.starts_with("bcache")) {
+            return holder;
+        }
+    }
+    return std::nullopt;
+}
+
+std::filesystem::path BcacheBackend::control(const ActiveCache& active) const {
+    return std::filesystem::path("/sys/block") / kernelName(active.cachedDevice) / "bcache";
+}
+
+Expected<ActiveCache> BcacheBackend::enable(const CachePlan& plan) {
+    if (auto checked = checkPlan(plan, capabilities()); !checked) {
+        return std::unexpected(checked.error());
+    }
+    if (auto probed = probe(); !probed.available) {
+        return fail(ErrorCode::Unsupported, "bcache is unavailable: " + probed.reasonText());
+    }
+    if (auto loaded = m_env.loadModule("bcache"); !loaded) {
+        return std::unexpected(loaded.error());
+    }
+    auto bcache = bcacheOf(plan.origin);
+    if (!bcache) {
+        // Registering is harmless on a device that is not bcache: the kernel refuses it.
+        (void)m_env.write("/sys/fs/bcache/register", plan.origin);
+        (void)m_env.run({"udevadm", "settle", "--timeout=10"}, 15s);
+        bcache = bcacheOf(plan.origin);
+    }
+    if (!bcache) {
+        return fail(ErrorCode::Unsupported,
+                    plan.origin + " is not a bcache backing device: make-bcache -B would "
+                                  "overwrite the start of its filesystem. Use zram-writecache or "
+                                  "ssd-cache for a device that holds data");
+    }
+    const std::filesystem::path sys = std::filesystem::path("/sys/block") / *bcache / "bcache";
+    ActiveCache active{name(), plan, "/dev/" + *bcache, Json::object()};
+    active.resources["previous_mode"] =
+        selectedBcacheMode(m_env.read(sys / "cache_mode").value_or("writethrough"));
+    active.resources["previous_sequential_cutoff"] =
+        m_env.read(sys / "sequential_cutoff").value_or("4.0M");
+    if (m_env.exists(sys / "cache")) {
+        active.resources["adopted"] = true; // a cache set is attached already
+    } else {
+        std::string cacheDevice = plan.cacheDevice;
+        if (cacheDevice.empty()) {
+            auto id = zramAdd(m_env, plan.compression, plan.cacheBytes);
+            if (!id) {
+                return std::unexpected(id.error());
+            }
+            active.resources["zram"] = Json::array({*id});
+            cacheDevice = zramPath(*id);
+        }
+        auto undoZram = [&] {
+            for (const auto& id : active.resources.value("zram", Json::array())) {
+                (void)zramRemove(m_env, id.get<int>());
+            }
+        };
+        auto made = m_env.runChecked({"make-bcache", "--wipe-bcache", "-C", cacheDevice});
+        if (!made) {
+            undoZram();
+            return std::unexpected(made.error());
+        }
+        std::smatch match;
+        const std::regex setUuid(R"(Set UUID:\s*([0-9a-fA-F-]{36}))");
+        if (!std::regex_search(made->standardOutput, match, setUuid)) {
+            undoZram();
+            return fail(ErrorCode::Parse, "make-bcache printed no Set UUID");
+        }
+        const std::string uuid = match[1];
+        active.resources["cache_set"] = uuid;
+        active.resources["cache_device"] = cacheDevice;
+        (void)m_env.write("/sys/fs/bcache/register", cacheDevice);
+        if (auto attached = m_env.write(sys / "attach", uuid); !attached) {
+            (void)m_env.write("/sys/fs/bcache/" + uuid + "/unregister", "1");
+            undoZram();
+            return std::unexpected(attached.error());
+        }
+    }
+    if (auto mode = m_env.write(sys / "cache_mode", bcacheModeName(plan.mode)); !mode) {
+        return std::unexpected(mode.error());
+    }
+    log::get("cachectl")->info("bcache: {} caches {}", active.cachedDevice, plan.origin);
+    return active;
+}
+
+Expected<void> BcacheBackend::waitClean(const std::filesystem::path& sys) const {
+    for (int poll = 0; poll < 1200; ++poll) {
+        auto dirty = parseBcacheSize(m_env.read(sys / "dirty_data").value_or(""));
+        if (dirty && *dirty == 0) {
+            return {};
+        }
+        m_env.sleep(250ms);
+    }
+    return fail(ErrorCode::Timeout, "bcache did not write back its dirty data within 5 minutes");
+}
+
+Expected<void> BcacheBackend::flush(const ActiveCache& active) {
+    const auto sys = control(active);
+    const std::string percent = m_env.read(sys / "writeback_percent").value_or("10");
+    (void)m_env.write(sys / "writeback_running", "1");
+    // writeback_percent 0 makes the writeback thread write everything dirty.
+    if (auto zero = m_env.write(sys / "writeback_percent", "0"); !zero) {
+        return std::unexpected(zero.error());
+    }
+    auto clean = waitClean(sys);
+    (void)m_env.write(sys / "writeback_percent", percent);
+    return clean;
+}
+
+Expected<void> BcacheBackend::disable(const ActiveCache& active) {
+    if (auto flushed = flush(active); !flushed) {
+        return std::unexpected(Error(flushed.error()).addContext("disabling the cache"));
+    }
+    const auto sys = control(active);
+    if (active.resources.value("adopted", false)) {
+        (void)m_env.write(sys / "sequential_cutoff",
+                          active.resources.value("previous_sequential_cutoff", "4.0M"));
+        return m_env.write(sys / "cache_mode",
+                           active.resources.value("previous_mode", "writethrough"));
+    }
+    if (auto detached = m_env.write(sys / "detach", "1"); !detached) {
+        return std::unexpected(detached.error());
+    }
+    for (int poll = 0; poll < 240 && m_env.exists(sys / "cache"); ++poll) {
+        m_env.sleep(250ms);
+    }
+    const std::string uuid = active.resources.value("cache_set", "");
+    if (!uuid.empty()) {
+        (void)m_env.write("/sys/fs/bcache/" + uuid + "/unregister", "1");
+        for (int poll = 0; poll < 240 && m_env.exists("/sys/fs/bcache/" + uuid); ++poll) {
+            m_env.sleep(250ms);
+        }
+    }
+    (void)m_env.write(sys / "cache_mode", active.resources.value("previous_mode", "writethrough"));
+    for (const auto& id : active.resources.value("zram", Json::array())) {
+        if (auto removed = zramRemove(m_env, id.get<int>()); !removed) {
+            return std::unexpected(removed.error());
+        }
+    }
+    return {};
+}
+
+Expected<void> BcacheBackend::setMode(ActiveCache& active, CacheMode mode) {
+    if (mode == CacheMode::WriteThrough) {
+        if (auto flushed = flush(active); !flushed) {
+            return std::unexpected(flushed.error());
+        }
+    }
+    if (auto written = m_env.write(control(active) / "cache_mode", bcacheModeName(mode));
+        !written) {
+        return std::unexpected(written.error());
+    }
+    active.plan.mode = mode;
+    return {};
+}
+
+Expected<void> BcacheBackend::resize(ActiveCache& /*active*/, std::uint64_t /*cacheBytes*/) {
+    return fail(ErrorCode::Unsupported,
+                "bcache cannot resize a cache set; disable and enable it with the new size");
+}
+
+Expected<CacheStats> BcacheBackend::stats(const ActiveCache& active) const {
+    const auto sys = control(active);
+    if (!m_env.exists(sys)) {
+        return fail(ErrorCode::NotFound, active.cachedDevice + " is gone");
+    }
+    CacheStats stats;
+    stats.hits = m_env.readU64(sys / "stats_total/cache_hits").value_or(0);
+    stats.misses = m_env.readU64(sys / "stats_total/cache_misses").value_or(0);
+    stats.dirtyBytes = parseBcacheSize(m_env.read(sys / "dirty_data").value_or("0")).value_or(0);
+    stats.cacheBytes = active.plan.cacheBytes;
+    stats.mode = selectedBcacheMode(m_env.read(sys / "cache_mode").value_or("")) == "writeback"
+                     ? CacheMode::WriteBack
+                     : CacheMode::WriteThrough;
+    addZramStats(m_env, active.resources, stats);
+    return stats;
+}
+
+} // namespace ssdk::cachectl

@@ -1,0 +1,41 @@
+#pragma once
+// Backend "bcache": a bcache backing device (formatted for bcache; its data starts after the
+// bcache superblock) gets a cache set on a RAM device (zram) or a cache drive. An existing
+// set is adopted: enable only changes its settings, and disable puts them back.
+#include "core/cachectl/backend.h"
+#include "core/cachectl/backend_host.h"
+
+namespace ssdk::cachectl {
+
+// "1.5M" / "512k" / "0" (bcache's human-readable sizes) → bytes.
+std::optional<std::uint64_t> parseBcacheSize(std::string_view text);
+// "writethrough [writeback] writearound none" → "writeback".
+std::string selectedBcacheMode(std::string_view text);
+
+class BcacheBackend final : public Backend {
+public:
+    explicit BcacheBackend(HostEnv env)
+        : m_env(std::move(env)) {}
+
+    std::string name() const override { return "bcache"; }
+    std::string title() const override { return "bcache"; }
+    Capabilities capabilities() const override;
+    ProbeResult probe() const override;
+    Expected<ActiveCache> enable(const CachePlan& plan) override;
+    Expected<void> disable(const ActiveCache& active) override;
+    Expected<void> flush(const ActiveCache& active) override;
+    Expected<void> setMode(ActiveCache& active, CacheMode mode) override;
+    Expected<void> resize(ActiveCache& active, std::uint64_t cacheBytes) override;
+    Expected<CacheStats> stats(const ActiveCache& active) const override;
+
+    // The bcacheN whose backing device is origin, or empty.
+    std::optional<std::string> bcacheOf(const std::string& origin) const;
+
+private:
+    std::filesystem::path control(const ActiveCache& active) const;
+    Expected<void> waitClean(const std::filesystem::path& control) const;
+
+    HostEnv m_env;
+};
+
+} // namespace ssdk::cachectl

@@ -1,0 +1,228 @@
+#include "helper/cache_verbs.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "helper/validation.h"
+
+namespace ssdk::helper {
+
+namespace {
+
+using namespace ssdk::cachectl;
+
+constexpr std::size_t kMaxPathLength = 4096;
+
+std::string cacheName(const std::string& origin) {
+    std::string name = "ssdk-";
+    for (char c : kernelName(origin)) {
+        const bool plain = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+        name += plain ? c : '_';
+    }
+    return name.substr(0, 32);
+}
+
+// A partition or disk to cache, or a cache drive: a real block device, not the system disk.
+Expected<std::string> blockDeviceArg(const Json& args, const char* key, bool allowMounted) {
+    auto path = stringArg(args, key, kMaxPathLength);
+    if (!path) {
+        return std::unexpected(path.error());
+    }
+    auto device =
+        validateBlockDevice(*path, {.allowMounted = allowMounted, .allowSystemDisk = false});
+    if (!device) {
+        return std::unexpected(
+            Error(device.error()).addContext(std::string("argument '") + key + "'"));
+    }
+    std::error_code error;
+    const auto resolved = std::filesystem::canonical(*path, error);
+    return error ? *path : resolved.string();
+}
+
+Expected<Json> recordResult(Expected<CacheRecord> record) {
+    if (!record) {
+        return std::unexpected(record.error());
+    }
+    return Json{{"record", toJson(*record)}};
+}
+
+RamInfo readRam() {
+    std::ifstream in("/proc/meminfo");
+    std::stringstream text;
+    text << in.rdbuf();
+    return parseMemInfo(text.str());
+}
+
+Expected<Json> probe(CacheManager& manager, const Json& args) {
+    if (auto keys = requireOnlyKeys(args, {}); !keys) {
+        return std::unexpected(keys.error());
+    }
+    Json backends = Json::array();
+    for (const auto& report : manager.probeAll()) {
+        backends.push_back(toJson(report));
+    }
+    const RamInfo ram = readRam();
+    return Json{{"backends", backends},
+                {"ram",
+                 {{"total_bytes", ram.totalBytes},
+                  {"available_bytes", ram.availableBytes},
+                  {"suggested_bytes", suggestedCacheBytes(ram.totalBytes)}}}};
+}
+
+Expected<Json> status(CacheManager& manager, const Json& args) {
+    if (auto keys = requireOnlyKeys(args, {}); !keys) {
+        return std::unexpected(keys.error());
+    }
+    Json caches = Json::array();
+    for (const auto& item : manager.status()) {
+        caches.push_back(toJson(item));
+    }
+    return Json{{"caches", caches}};
+}
+
+Expected<Json> enable(CacheManager& manager, const Json& args, const VerbEvents& events) {
+    if (auto keys = requireOnlyKeys(args, {"device", "backend", "size", "compression", "mode",
+                                           "cache_device", "apply_now"});
+        !keys) {
+        return std::unexpected(keys.error());
+    }
+    auto origin = blockDeviceArg(args, "device", true);
+    if (!origin) {
+        return std::unexpected(origin.error());
+    }
+    auto backend = stringArg(args, "backend", 64);
+    auto size = unsignedArg(args, "size");
+    auto compression = stringArg(args, "compression", 16, "none");
+    auto mode = stringArg(args, "mode", 16, "write-through");
+    for (const auto* problem :
+         {backend ? nullptr : &backend.error(), size ? nullptr : &size.error(),
+          compression ? nullptr : &compression.error(), mode ? nullptr : &mode.error()}) {
+        if (problem != nullptr) {
+            return std::unexpected(*problem);
+        }
+    }
+    auto parsedCompression = parseCompression(*compression);
+    auto parsedMode = parseCacheMode(*mode);
+    if (!parsedCompression) {
+        return std::unexpected(parsedCompression.error());
+    }
+    if (!parsedMode) {
+        return std::unexpected(parsedMode.error());
+    }
+    bool applyNow = false;
+    if (args.contains("apply_now")) {
+        if (!args["apply_now"].is_boolean()) {
+            return fail(ErrorCode::InvalidArgument, "argument 'apply_now' must be true or false");
+        }
+        applyNow = args["apply_now"].get<bool>();
+    }
+    CachePlan plan{*origin, cacheName(*origin), *size, *parsedCompression, *parsedMode, ""};
+    if (args.contains("cache_device")) {
+        auto cacheDevice = blockDeviceArg(args, "cache_device", false);
+        if (!cacheDevice) {
+            return std::unexpected(cacheDevice.error());
+        }
+        plan.cacheDevice = *cacheDevice;
+    }
+    events("progress",
+           Json{{"fraction", 0.0}, {"text", "Stacking " + *backend + " over " + plan.origin}});
+    return recordResult(manager.enable(*backend, plan, applyNow));
+}
+
+Expected<std::string> cachedArg(const Json& args, std::initializer_list<std::string_view> keys) {
+    if (auto checked = requireOnlyKeys(args, keys); !checked) {
+        return std::unexpected(checked.error());
+    }
+    // Only caches the helper journaled can be named here: the manager looks it up.
+    return stringArg(args, "device", kMaxPathLength);
+}
+
+Expected<Json> disable(CacheManager& manager, const Json& args) {
+    auto device = cachedArg(args, {"device"});
+    if (!device) {
+        return std::unexpected(device.error());
+    }
+    if (auto done = manager.disable(*device); !done) {
+        return std::unexpected(done.error());
+    }
+    return Json{{"disabled", *device}};
+}
+
+Expected<Json> flush(CacheManager& manager, const Json& args) {
+    auto device = cachedArg(args, {"device"});
+    if (!device) {
+        return std::unexpected(device.error());
+    }
+    if (auto done = manager.flush(*device); !done) {
+        return std::unexpected(done.error());
+    }
+    return Json{{"flushed", *device}};
+}
+
+Expected<Json> mode(CacheManager& manager, const Json& args) {
+    auto device = cachedArg(args, {"device", "mode"});
+    if (!device) {
+        return std::unexpected(device.error());
+    }
+    auto text = stringArg(args, "mode", 16);
+    if (!text) {
+        return std::unexpected(text.error());
+    }
+    auto parsed = parseCacheMode(*text);
+    if (!parsed) {
+        return std::unexpected(parsed.error());
+    }
+    return recordResult(manager.setMode(*device, *parsed));
+}
+
+Expected<Json> resize(CacheManager& manager, const Json& args) {
+    auto device = cachedArg(args, {"device", "size"});
+    if (!device) {
+        return std::unexpected(device.error());
+    }
+    auto size = unsignedArg(args, "size");
+    if (!size) {
+        return std::unexpected(size.error());
+    }
+    return recordResult(manager.resize(*device, *size));
+}
+
+} // namespace
+
+RamInfo parseMemInfo(std::string_view text) {
+    RamInfo info;
+    std::istringstream in{std::string(text)};
+    std::string key;
+    std::uint64_t kib = 0;
+    std::string unit;
+    while (in >> key >> kib) {
+        std::getline(in, unit);
+        if (key == "MemTotal:") {
+            info.totalBytes = kib * 1024;
+        } else if (key == "MemAvailable:") {
+            info.availableBytes = kib * 1024;
+        }
+    }
+    return info;
+}
+
+void addCacheVerbs(HelperService& service, CacheManager& manager) {
+    CacheManager* m = &manager;
+    service.add(Verb{"cache.probe", "io.github.ssdkeeper.cache.probe", Grade::Read,
+                     [m](const Json& args, const VerbEvents&) { return probe(*m, args); }});
+    service.add(Verb{"cache.status", "io.github.ssdkeeper.cache.status", Grade::Read,
+                     [m](const Json& args, const VerbEvents&) { return status(*m, args); }});
+    service.add(
+        Verb{"cache.enable", "io.github.ssdkeeper.cache.enable", Grade::Change,
+             [m](const Json& args, const VerbEvents& events) { return enable(*m, args, events); }});
+    service.add(Verb{"cache.disable", "io.github.ssdkeeper.cache.disable", Grade::Change,
+                     [m](const Json& args, const VerbEvents&) { return disable(*m, args); }});
+    service.add(Verb{"cache.flush", "io.github.ssdkeeper.cache.flush", Grade::Change,
+                     [m](const Json& args, const VerbEvents&) { return flush(*m, args); }});
+    service.add(Verb{"cache.mode", "io.github.ssdkeeper.cache.mode", Grade::Change,
+                     [m](const Json& args, const VerbEvents&) { return mode(*m, args); }});
+    service.add(Verb{"cache.resize", "io.github.ssdkeeper.cache.resize", Grade::Change,
+                     [m](const Json& args, const VerbEvents&) { return resize(*m, args); }});
+}
+
+} // namespace ssdk::helper

@@ -1,0 +1,167 @@
+// The RAM Cache page over fake backends (in process, no helper): an unavailable backend is
+// greyed out with its exact reason, the size follows RAPID's rule, ticking the checkbox turns
+// the cache on and the live statistics move, Flush flushes, unticking turns it off, and a
+// recorded trace draws the what-if curve.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <unistd.h>
+
+#include <QApplication>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QStandardItemModel>
+#include <QTest>
+
+#include "app/pages/ram_cache_page.h"
+#include "core/base/replay_process_runner.h"
+#include "core/cachectl/backend_fake.h"
+#include "core/cachectl/backend_manager.h"
+#include "tests/gui/gui_support.h"
+
+using namespace ssdk;
+using namespace ssdk::app;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::uint64_t kGiB = 1024ULL * 1024ULL * 1024ULL;
+const char* kNbdReason = "kernel module nbd is not available on kernel 6.1.0-test (modprobe: "
+                         "FATAL: Module nbd not found in directory /lib/modules/6.1.0-test)";
+
+template <typename T> T* child(QWidget& parent, const char* name) {
+    auto* widget = parent.findChild<T*>(QStringLiteral("ramcache.") + QLatin1String(name));
+    REQUIRE(widget != nullptr);
+    return widget;
+}
+
+void screenshot(QWidget& widget, const char* file) {
+    if (const char* dir = std::getenv("SSDK_SCREENSHOT_DIR")) {
+        for (int i = 0; i < 5; ++i) {
+            QApplication::processEvents();
+        }
+        widget.grab().save(QString::fromUtf8(dir) + QLatin1Char('/') + QLatin1String(file));
+    }
+}
+
+} // namespace
+
+TEST_CASE("the RAM Cache page turns a cache on and off and shows it working", "[gui][ramcache]") {
+    test::application();
+    const fs::path scratch =
+        fs::temp_directory_path() / ("ssdk-ramcache-gui-" + std::to_string(::getpid()));
+    fs::remove_all(scratch);
+    fs::create_directories(scratch / "proc/self");
+    std::ofstream(scratch / "proc/self/mountinfo") << "";
+
+    cachectl::Capabilities ram;
+    ram.writeBack = true;
+    ram.compression = true;
+    ram.resizeLive = true;
+    ram.compressions = {cachectl::Compression::Lz4, cachectl::Compression::Zstd};
+    cachectl::BackendRegistry registry;
+    registry.add(std::make_unique<cachectl::FakeBackend>(
+        "engine", cachectl::ProbeResult{false, {kNbdReason}}, ram));
+    auto zram = std::make_unique<cachectl::FakeBackend>("zram-writecache",
+                                                        cachectl::ProbeResult{true, {}}, ram);
+    auto* fake = zram.get();
+    registry.add(std::move(zram));
+    ReplayProcessRunner runner;
+    runner.expect({"blockdev", "--flushbufs", "/dev/mapper/ssdk-loop0"}, ProcessResult{});
+    cachectl::HostEnv env;
+    env.root = scratch;
+    env.runner = &runner;
+    cachectl::CacheManager manager(registry, env, scratch / "state");
+    auto* cacheCalls = new ManagerCacheCalls(manager, Json{{"total_bytes", 8 * kGiB},
+                                                           {"available_bytes", 5 * kGiB},
+                                                           {"suggested_bytes", 2 * kGiB}});
+
+    RamCachePage page(cacheCalls);
+    page.resize(900, 1250);
+    const device::Device drive = test::labDrive();
+    page.setDevice(&drive);
+    page.show();
+
+    auto* backend = child<QComboBox>(page, "backend");
+    QTRY_COMPARE(backend->count(), 2);
+    auto* model = qobject_cast<QStandardItemModel*>(backend->model());
+    REQUIRE(model != nullptr);
+    CHECK_FALSE(model->item(0)->isEnabled());
+    CHECK(backend->itemData(0, Qt::ToolTipRole).toString() == QString::fromUtf8(kNbdReason));
+    CHECK(backend->currentData().toString() == QStringLiteral("zram-writecache"));
+    CHECK(child<QLabel>(page, "backendReason")->text().contains(QString::fromUtf8(kNbdReason)));
+    CHECK(child<QSlider>(page, "size")->value() == 2048);
+    CHECK(child<QLabel>(page, "sizeLabel")->text().contains(QStringLiteral("Suggested: 2")));
+    CHECK(child<QComboBox>(page, "compression")->count() == 2);
+
+    auto* writeBack = child<QRadioButton>(page, "writeBack");
+    auto* warning = child<QLabel>(page, "writeBackWarning");
+    CHECK_FALSE(warning->isVisible());
+    writeBack->click();
+    CHECK(warning->isVisible());
+    CHECK(warning->text().contains(QStringLiteral("power loss")));
+
+    auto* enable = child<QCheckBox>(page, "enable");
+    REQUIRE(enable->isEnabled());
+    enable->click();
+    QTRY_VERIFY(fake->calls().size() >= 1);
+    CHECK(fake->calls().front() == "enable /dev/loop0");
+    auto* stats = child<QLabel>(page, "stats");
+    QTRY_VERIFY(stats->text().startsWith(QStringLiteral("Hit ratio")));
+    CHECK(enable->isChecked());
+    CHECK_FALSE(backend->isEnabled());
+    // Live statistics move: several samples, hits growing.
+    auto* chart = child<QChartView>(page, "chart");
+    auto* hitSeries = qobject_cast<QLineSeries*>(chart->chart()->series().at(0));
+    REQUIRE(hitSeries != nullptr);
+    QTRY_VERIFY_WITH_TIMEOUT(hitSeries->count() >= 3, 8000);
+    CHECK(hitSeries->at(hitSeries->count() - 1).y() > hitSeries->at(0).y());
+    CHECK(child<QLabel>(page, "ratio")->text().contains(QStringLiteral("2.00")));
+
+    auto* flush = child<QPushButton>(page, "flush");
+    QTRY_VERIFY(flush->isEnabled());
+    flush->click();
+    QTRY_VERIFY(child<QLabel>(page, "message")->text().startsWith(QStringLiteral("Flushed")));
+    const auto calls = fake->calls();
+    CHECK(std::count(calls.begin(), calls.end(), "flush") == 1);
+
+    // The what-if curve from a recorded trace.
+    const fs::path trace = scratch / "trace.blocks";
+    {
+        std::ofstream out(trace);
+        for (int round = 0; round < 20; ++round) {
+            for (int block = 0; block < 400; ++block) {
+                out << (block * 7 + round % 3) % 500 << "\n";
+            }
+        }
+    }
+    QSignalSpy drawn(&page, &RamCachePage::whatIfReady);
+    page.loadTrace(QString::fromStdString(trace.string()), QStringLiteral("blocks"));
+    REQUIRE(drawn.wait(20000));
+    auto* whatIf = child<QChartView>(page, "whatIf");
+    auto* curve = qobject_cast<QLineSeries*>(whatIf->chart()->series().at(0));
+    REQUIRE(curve != nullptr);
+    CHECK(curve->count() >= 5);
+    CHECK(curve->at(curve->count() - 1).y() > curve->at(0).y());
+    CHECK(child<QLabel>(page, "whatIfLabel")->text().contains(QStringLiteral("LRU")));
+    screenshot(page, "ram-cache.png");
+
+    enable->click();
+    QTRY_VERIFY(fake->calls().back() == "disable /dev/loop0");
+    // The system disk is never offered.
+    const device::Device system = test::nvmeSystemDisk();
+    page.setDevice(&system);
+    CHECK_FALSE(enable->isEnabled());
+    CHECK(child<QLabel>(page, "summary")->text().contains(QStringLiteral("running system")));
+    page.setDevice(&drive);
+    QTRY_VERIFY(!enable->isChecked());
+    CHECK(child<QLabel>(page, "message")->text().contains(QStringLiteral("off")));
+    CHECK_FALSE(fs::exists(scratch / "state" / "ssdk-loop0.json"));
+    fs::remove_all(scratch);
+}

@@ -1,0 +1,309 @@
+#include <catch2/catch.hpp>
+#include <sys/stat.h>
+#include <thread>
+
+#include "core/cachectl/backend.h"
+#include "core/cachectl/backends/bcache_backend.h"
+#include "core/cachectl/backends/dm_cache.h"
+#include "core/cachectl/backends/engine_backend.h"
+#include "tests/unit/cachectl/cache_backend_fixture.h"
+
+using namespace ssdk;
+using namespace ssdk::cachectl;
+using namespace ssdk::cachectl::testing;
+
+namespace {
+
+constexpr std::uint64_t kMiB = 1024ULL * 1024ULL;
+constexpr std::uint64_t kGiB = 1024ULL * kMiB;
+
+CachePlan zramPlan() {
+    CachePlan plan;
+    plan.origin = "/dev/labx1";
+    plan.name = "ssdk-labx1";
+    plan.cacheBytes = 256 * kMiB;
+    plan.compression = Compression::Lz4;
+    plan.mode = CacheMode::WriteBack;
+    return plan;
+}
+
+// The machine the lab VM is: every module there, dmsetup installed, running as root.
+void dmReady(ScratchHost& host) {
+    for (const char* module : {"dm_mod", "dm_cache", "dm_cache_smq", "zram"}) {
+        host.module(module);
+    }
+    host.tool("dmsetup");
+    std::filesystem::create_directories(host.dir / "sys/class/zram-control");
+    host.blockDevice("labx1", 2 * kGiB);
+}
+
+const std::string kStatusDirty =
+    "0 4194304 cache 8 27/2048 64 4000/8128 1200 300 50 10 0 40 12 1 writeback 2 "
+    "migration_threshold 2048 smq 0 rw -\n";
+const std::string kStatusClean =
+    "0 4194304 cache 8 27/2048 64 4000/8128 1300 300 50 10 0 40 0 1 writeback 2 "
+    "migration_threshold 2048 cleaner 0 rw -\n";
+
+} // namespace
+
+TEST_CASE("cache modes, compressions and plans are checked", "[cache-backend]") {
+    CHECK(parseCacheMode("write-back").value() == CacheMode::WriteBack);
+    CHECK_FALSE(parseCacheMode("writeback"));
+    CHECK(parseCompression("zstd").value() == Compression::Zstd);
+    CHECK_FALSE(parseCompression("gzip"));
+
+    CHECK(suggestedCacheBytes(16 * kGiB) == 4 * kGiB);
+    CHECK(suggestedCacheBytes(64 * kGiB) == 4 * kGiB);
+    CHECK(suggestedCacheBytes(2 * kGiB) == 512 * kMiB);
+    CHECK(suggestedCacheBytes(3 * kGiB + 5) == 768 * kMiB);
+
+    Capabilities zram;
+    zram.writeBack = true;
+    zram.compressions = {Compression::Lz4, Compression::Zstd};
+    CHECK(checkPlan(zramPlan(), zram));
+    auto plan = zramPlan();
+    plan.compression = Compression::None;
+    auto noCompression = checkPlan(plan, zram);
+    REQUIRE_FALSE(noCompression);
+    CHECK(noCompression.error().message() == "this backend does not offer compression 'none'");
+    plan = zramPlan();
+    plan.name = "Bad Name";
+    CHECK_FALSE(checkPlan(plan, zram));
+    plan = zramPlan();
+    plan.cacheBytes = 1 * kMiB;
+    CHECK(checkPlan(plan, zram).error().message() == "a RAM cache needs at least 16 MiB");
+    zram.writeBack = false;
+    CHECK(checkPlan(zramPlan(), zram).error().code() == ErrorCode::Unsupported);
+}
+
+TEST_CASE("plans, active caches and statistics round-trip through JSON", "[cache-backend]") {
+    ActiveCache active{"zram-writecache", zramPlan(), "/dev/mapper/ssdk-labx1",
+                       Json{{"zram", {2, 3}}}};
+    auto back = activeCacheFromJson(toJson(active));
+    REQUIRE(back);
+    CHECK(back->plan.origin == "/dev/labx1");
+    CHECK(back->plan.mode == CacheMode::WriteBack);
+    CHECK(back->plan.compression == Compression::Lz4);
+    CHECK(back->resources["zram"][1] == 3);
+
+    CacheStats stats;
+    stats.hits = 3;
+    stats.misses = 1;
+    stats.logicalBytes = 300;
+    stats.physicalBytes = 100;
+    CHECK(stats.hitRatio() == Approx(0.75));
+    CHECK(stats.compressionRatio() == Approx(3.0));
+    const Json json = toJson(stats);
+    CHECK(json["hit_ratio"].get<double>() == Approx(0.75));
+    CHECK(cacheStatsFromJson(json)->hits == 3);
+    CHECK(CacheStats{}.hitRatio() == 0.0);
+    CHECK(CacheStats{}.compressionRatio() == 1.0);
+}
+
+TEST_CASE("dm-cache status lines are parsed", "[cache-backend]") {
+    auto status = parseDmCacheStatus(kStatusDirty);
+    REQUIRE(status);
+    CHECK(status->cacheBlockSectors == 64);
+    CHECK(status->usedBlocks == 4000);
+    CHECK(status->totalBlocks == 8128);
+    CHECK(status->readHits == 1200);
+    CHECK(status->readMisses == 300);
+    CHECK(status->dirtyBlocks == 12);
+    CHECK(status->writeBack);
+    CHECK(status->policy == "smq");
+    CHECK_FALSE(parseDmCacheStatus("0 100 linear 8:1 0"));
+    CHECK(dmCacheTable(100, "/dev/zram2", "/dev/zram3", "/dev/sdb1", CacheMode::WriteThrough,
+                       "smq") ==
+          "0 100 cache /dev/zram2 /dev/zram3 /dev/sdb1 64 1 writethrough smq 0");
+    CHECK(dmCacheMetadataBytes(64 * kMiB) == 8 * kMiB);
+    CHECK(dmCacheMetadataBytes(64 * kGiB) == 36 * kMiB);
+}
+
+TEST_CASE("a host without device-mapper says exactly why zram-writecache is unavailable",
+          "[cache-backend]") {
+    ScratchHost host("probe");
+    host.env.isRoot = false;
+    for (const char* module : {"zram", "dm_mod", "dm_cache", "dm_cache_smq"}) {
+        host.runner.expect({"modprobe", "-n", "-q", module}, failed(1, ""));
+        host.runner.expect({"modprobe", "-n", module},
+                           failed(1, std::string("modprobe: FATAL: Module ") + module +
+                                         " not found in directory /lib/modules/6.1.0-test\n"));
+    }
+    ZramCacheBackend backend(host.env);
+    const auto probe = backend.probe();
+    CHECK_FALSE(probe.available);
+    REQUIRE(probe.reasons.size() == 6);
+    CHECK(probe.reasons[0] == "kernel module zram is not available on kernel 6.1.0-test "
+                              "(modprobe: FATAL: Module zram not found in directory "
+                              "/lib/modules/6.1.0-test)");
+    CHECK(probe.reasons[1] == "needs root (run through ssdkeeper-helper)");
+    CHECK(probe.reasons[3].starts_with("kernel module dm_cache is not available"));
+    CHECK(probe.reasons[5] == "dmsetup is not installed (Debian package dmsetup)");
+
+    // Loaded modules (in /proc/modules or /sys/module) and a loadable one are fine.
+    host.env.isRoot = true;
+    host.module("zram");
+    std::filesystem::create_directories(host.dir / "sys/class/zram-control");
+    host.file("/proc/modules", "dm_mod 1 0 - Live 0x0\n");
+    host.runner.expect({"modprobe", "-n", "-q", "dm_cache"}, ok());
+    host.runner.expect({"modprobe", "-n", "-q", "dm_cache_smq"}, ok());
+    host.tool("dmsetup");
+    CHECK(ZramCacheBackend(host.env).probe().available);
+}
+
+TEST_CASE("zram-writecache stacks dm-cache on two zram devices and drains before removing",
+          "[cache-backend]") {
+    ScratchHost host("zram");
+    dmReady(host);
+    // hot_add answers a new id each time it is read.
+    const auto hotAdd = host.dir / "sys/class/zram-control/hot_add";
+    REQUIRE(::mkfifo(hotAdd.c_str(), 0600) == 0);
+    std::thread kernel([&] {
+        std::ofstream(hotAdd) << "2\n";
+        // The second answer only once the first reader has gone on to set zram2 up.
+        for (int i = 0; i < 2000 && !std::filesystem::exists(host.dir / "sys/block/zram2/disksize");
+             ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        std::ofstream(hotAdd) << "3\n";
+    });
+    for (const char* id : {"2", "3"}) {
+        std::filesystem::create_directories(host.dir / "sys/block" / (std::string("zram") + id));
+    }
+    const std::string table =
+        "0 4194304 cache /dev/zram2 /dev/zram3 /dev/labx1 64 1 writeback smq 0";
+    host.runner.expect({"dmsetup", "create", "ssdk-labx1", "--table", table}, ok());
+    host.runner.expect({"udevadm", "settle", "--timeout=10"}, ok());
+    host.runner.expect({"dmsetup", "mknodes", "ssdk-labx1"}, ok());
+    host.runner.expect({"dmsetup", "message", "ssdk-labx1", "0", "migration_threshold", "262144"},
+                       ok());
+
+    ZramCacheBackend backend(host.env);
+    auto active = backend.enable(zramPlan());
+    kernel.join();
+    REQUIRE(active);
+    CHECK(active->cachedDevice == "/dev/mapper/ssdk-labx1");
+    CHECK(host.contents("/sys/block/zram2/comp_algorithm") == "lz4");
+    CHECK(host.contents("/sys/block/zram2/disksize") == std::to_string(8 * kMiB));
+    CHECK(host.contents("/sys/block/zram3/disksize") == std::to_string(248 * kMiB));
+
+    // Statistics: dm-cache counters plus zram's compression.
+    host.file("/sys/block/zram2/mm_stat", "4096 1024 8192 0 8192 0 0 0\n");
+    host.file("/sys/block/zram3/mm_stat", "262139904 87379968 90000000 0 90000000 12 0 0\n");
+    host.runner.expectOnce({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusDirty));
+    auto stats = backend.stats(*active);
+    REQUIRE(stats);
+    CHECK(stats->hits == 1250);
+    CHECK(stats->misses == 310);
+    CHECK(stats->dirtyBytes == 12 * 32 * 1024);
+    CHECK(stats->ramUsedBytes == 90008192);
+    CHECK(stats->compressionRatio() == Approx(3.0).epsilon(0.01));
+    CHECK(stats->mode == CacheMode::WriteBack);
+
+    // Disable: dirty blocks → cleaner until clean → smq, then remove, then the zram devices.
+    const std::string cleaner =
+        "0 4194304 cache /dev/zram2 /dev/zram3 /dev/labx1 64 1 writeback cleaner 0";
+    host.runner.expectOnce({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusDirty));
+    host.runner.expectOnce({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusDirty));
+    host.runner.expectOnce({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusClean));
+    host.runner.expect({"dmsetup", "reload", "ssdk-labx1", "--table", cleaner}, ok());
+    host.runner.expect({"dmsetup", "reload", "ssdk-labx1", "--table", table}, ok());
+    host.runner.expect({"dmsetup", "suspend", "ssdk-labx1"}, ok());
+    host.runner.expect({"dmsetup", "resume", "ssdk-labx1"}, ok());
+    host.runner.expect({"dmsetup", "remove", "--retry", "ssdk-labx1"}, ok());
+    REQUIRE(backend.disable(*active));
+    CHECK(host.sleeps == 1);
+    CHECK(host.contents("/sys/class/zram-control/hot_remove") == "3");
+    CHECK(host.contents("/sys/block/zram2/reset") == "1");
+    std::vector<std::string> dm;
+    for (const auto& request : host.runner.requests()) {
+        if (request.argv[0] == "dmsetup" && request.argv[1] != "status") {
+            dm.push_back(request.argv[1] + (request.argv.size() > 4 ? " " + request.argv[4] : ""));
+        }
+    }
+    CHECK(dm == std::vector<std::string>{
+                    "create " + table, "mknodes", "message migration_threshold",
+                    "reload " + cleaner, "suspend", "resume", "reload " + table, "suspend",
+                    "resume", "message migration_threshold", "remove", "mknodes"});
+}
+
+TEST_CASE("a failing dmsetup create leaves no zram device behind", "[cache-backend]") {
+    ScratchHost host("zramfail");
+    dmReady(host);
+    host.file("/sys/class/zram-control/hot_add", "5\n");
+    std::filesystem::create_directories(host.dir / "sys/block/zram5");
+    host.runner.expect({"dmsetup", "create", "ssdk-labx1", "--table",
+                        "0 4194304 cache /dev/zram5 /dev/zram5 /dev/labx1 64 1 writeback smq 0"},
+                       failed(1, "device-mapper: reload ioctl on ssdk-labx1 failed: "
+                                 "No such device or address\n"));
+    auto active = ZramCacheBackend(host.env).enable(zramPlan());
+    REQUIRE_FALSE(active);
+    CHECK(active.error().describe().find("No such device or address") != std::string::npos);
+    CHECK(host.contents("/sys/class/zram-control/hot_remove") == "5");
+}
+
+TEST_CASE("the engine backend reads the daemon's statistics and probes honestly",
+          "[cache-backend]") {
+    const Json reply = Json::parse(R"({"ok":true,"exports":[
+        {"name":"other","hits":1,"misses":1},
+        {"name":"ssdk-labx1","read_hits":900,"read_misses":100,"dirty_bytes":8192,
+         "logical_bytes":4000000,"physical_bytes":1000000,"metadata_bytes":24000,
+         "capacity_blocks":65536,"write_mode":"write-back"}]})");
+    auto stats = engineStatsFromJson(reply, "ssdk-labx1");
+    REQUIRE(stats);
+    CHECK(stats->hitRatio() == Approx(0.9));
+    CHECK(stats->compressionRatio() == Approx(4.0));
+    CHECK(stats->ramUsedBytes == 1024000);
+    CHECK(stats->cacheBytes == 256 * kMiB);
+    CHECK(stats->mode == CacheMode::WriteBack);
+    CHECK(engineStatsFromJson(reply, "nope").error().code() == ErrorCode::NotFound);
+    const Json passThrough = Json::parse(R"({"ok":true,"exports":[{"name":"x","read_ops":5}]})");
+    CHECK(engineStatsFromJson(passThrough, "x").error().code() == ErrorCode::Unsupported);
+
+    const auto argv =
+        engineDaemonArgv("/usr/libexec/ssdkeeper/ssdkeeper-cached", zramPlan(), "/run/ssdkeeper");
+    CHECK(describeCommand(argv) ==
+          "/usr/libexec/ssdkeeper/ssdkeeper-cached --export ssdk-labx1=/dev/labx1 --socket "
+          "/run/ssdkeeper/ssdk-labx1.sock --control /run/ssdkeeper/ssdk-labx1.ctl --cache-size "
+          "268435456 --compression lz4 --mode write-back");
+
+    ScratchHost host("engine");
+    host.env.daemonCandidates = {"/usr/libexec/ssdkeeper/ssdkeeper-cached"};
+    host.file("/usr/libexec/ssdkeeper/ssdkeeper-cached", "");
+    host.runner.expect({"/usr/libexec/ssdkeeper/ssdkeeper-cached", "--help"},
+                       ok("ssdkeeper-cached --export NAME=PATH --socket PATH\n"));
+    host.runner.expect({"modprobe", "-n", "-q", "nbd"}, failed(1, ""));
+    host.runner.expect({"modprobe", "-n", "nbd"},
+                       failed(1, "modprobe: FATAL: Module nbd not found in directory "
+                                 "/lib/modules/6.1.0-test\n"));
+    const auto probe = EngineBackend(host.env).probe();
+    CHECK_FALSE(probe.available);
+    CHECK(probe.reasonText() ==
+          "ssdkeeper-cached at /usr/libexec/ssdkeeper/ssdkeeper-cached has no cache engine (no "
+          "--cache-size option); kernel module nbd is not available on kernel 6.1.0-test "
+          "(modprobe: FATAL: Module nbd not found in directory /lib/modules/6.1.0-test); "
+          "nbd-client is not installed (Debian package nbd-client)");
+}
+
+TEST_CASE("bcache sizes and modes are read, and a filesystem is never reformatted",
+          "[cache-backend]") {
+    CHECK(parseBcacheSize("0") == 0U);
+    CHECK(parseBcacheSize("512k") == 512U * 1024U);
+    CHECK(parseBcacheSize("1.5M\n") == 1572864U);
+    CHECK_FALSE(parseBcacheSize("lots"));
+    CHECK(selectedBcacheMode("writethrough [writeback] writearound none") == "writeback");
+
+    ScratchHost host("bcache");
+    host.module("bcache");
+    host.tool("make-bcache");
+    std::filesystem::create_directories(host.dir / "sys/fs/bcache");
+    host.blockDevice("labx1", 2 * kGiB);
+    host.runner.expect({"udevadm", "settle", "--timeout=10"}, ok());
+    auto plan = zramPlan();
+    auto refused = BcacheBackend(host.env).enable(plan);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().message().starts_with("/dev/labx1 is not a bcache backing device"));
+    for (const auto& request : host.runner.requests()) {
+        CHECK(request.argv[0] != "make-bcache");
+    }
+}

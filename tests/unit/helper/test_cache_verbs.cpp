@@ -1,0 +1,95 @@
+// cache.* verbs: the probe reports each backend's exact reason, bad arguments are refused
+// before anything changes, and only journaled caches can be operated.
+#include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include "core/base/replay_process_runner.h"
+#include "core/cachectl/backend_fake.h"
+#include "helper/cache_verbs.h"
+
+using namespace ssdk;
+using namespace ssdk::helper;
+namespace fs = std::filesystem;
+
+namespace {
+
+class AllowAll final : public Authorizer {
+public:
+    Expected<void> authorize(const std::string&) override { return {}; }
+};
+
+Json call(HelperService& service, const std::string& verb, const Json& args) {
+    static std::uint64_t id = 1;
+    auto response =
+        parseJson(service.handleLine(rpc::encode(rpc::Request{id++, verb, args})), "response");
+    REQUIRE(response);
+    return *response;
+}
+
+} // namespace
+
+TEST_CASE("cache verbs probe, refuse bad arguments and act only on journaled caches",
+          "[helper][cache]") {
+    const fs::path state =
+        fs::temp_directory_path() / ("ssdk-cacheverbs-" + std::to_string(::getpid()));
+    fs::remove_all(state);
+    cachectl::BackendRegistry registry;
+    registry.add(std::make_unique<cachectl::FakeBackend>(
+        "zram-writecache",
+        cachectl::ProbeResult{false, {"kernel module dm_mod is not available on kernel 6.1"}},
+        cachectl::Capabilities{}));
+    ReplayProcessRunner runner;
+    cachectl::HostEnv env;
+    env.runner = &runner;
+    cachectl::CacheManager manager(registry, env, state);
+    AllowAll authorizer;
+    HelperService service(authorizer);
+    addCacheVerbs(service, manager);
+
+    const Json probe = call(service, "cache.probe", Json::object());
+    REQUIRE(probe["ok"] == true);
+    const auto& backend = probe["result"]["backends"][0];
+    CHECK(backend["name"] == "zram-writecache");
+    CHECK(backend["probe"]["available"] == false);
+    CHECK(backend["probe"]["reason"] == "kernel module dm_mod is not available on kernel 6.1");
+    CHECK(probe["result"]["ram"]["total_bytes"].get<std::uint64_t>() > 0);
+    CHECK(probe["result"]["ram"]["suggested_bytes"].get<std::uint64_t>() <= 4ULL << 30);
+
+    CHECK(call(service, "cache.status", Json::object())["result"]["caches"].empty());
+
+    struct Case {
+        std::string verb;
+        Json args;
+        std::string code;
+        std::string mentions;
+    };
+    const std::vector<Case> cases{
+        {"cache.probe", Json{{"x", 1}}, "invalid-argument", "'x'"},
+        {"cache.enable", Json{{"device", "/dev/null"}, {"backend", "zram-writecache"}, {"size", 1}},
+         "invalid-argument", "not a block device"},
+        {"cache.enable", Json{{"device", "/etc/passwd"}, {"backend", "x"}, {"size", 1}},
+         "invalid-argument", "under /dev"},
+        {"cache.enable", Json{{"device", "/dev/null"}, {"rm", "-rf"}}, "invalid-argument", "'rm'"},
+        {"cache.disable", Json{{"device", "/dev/sda1"}}, "not-found", "no cache is enabled"},
+        {"cache.flush", Json{{"device", "/dev/sda1"}}, "not-found", "no cache is enabled"},
+        {"cache.mode", Json{{"device", "/dev/sda1"}, {"mode", "fast"}}, "invalid-argument",
+         "write-through or write-back"},
+        {"cache.resize", Json{{"device", "/dev/sda1"}}, "invalid-argument", "size"},
+    };
+    for (const auto& [verb, args, code, mentions] : cases) {
+        INFO(verb << " " << args.dump());
+        const Json response = call(service, verb, args);
+        CHECK(response["ok"] == false);
+        CHECK(response["error"]["code"] == code);
+        CHECK_THAT(errorFromJson(response["error"]).describe(), Catch::Contains(mentions));
+    }
+    CHECK(runner.requests().empty());
+    CHECK_FALSE(fs::exists(state));
+}
+
+TEST_CASE("meminfo gives total and available RAM", "[helper][cache]") {
+    const auto info = parseMemInfo("MemTotal:        8029356 kB\nMemFree:  100 kB\n"
+                                   "MemAvailable:    5000000 kB\n");
+    CHECK(info.totalBytes == 8029356ULL * 1024);
+    CHECK(info.availableBytes == 5000000ULL * 1024);
+}
