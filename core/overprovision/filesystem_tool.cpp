@@ -249,7 +249,15 @@ Expected<void> FilesystemTool::resize(const FilesystemLocation& where, Bytes new
     } else {
         return std::unexpected(unsupported(where));
     }
-    return runAccepting(m_runner, req);
+    auto resized = runAccepting(m_runner, req);
+    if (!resized && isExt(where.type) && !where.mountPoint.empty() &&
+        resized.error().message().find("Permission denied") != std::string::npos) {
+        return std::unexpected(resized.error().addContext(
+            "growing a mounted ext filesystem needs CAP_SYS_RESOURCE, which this system denies "
+            "(a container?): unmount " +
+            where.mountPoint + " and try again"));
+    }
+    return resized;
 }
 
 } // namespace ssdk::overprovision

@@ -35,4 +35,8 @@ std::vector<std::string> findMountUsers(const std::filesystem::path& procRoot, s
 std::vector<std::string> findMountUsers(const std::filesystem::path& procRoot,
                                         const std::string& blockDevice);
 
+// Whether this process may grow a mounted ext filesystem: EXT4_IOC_RESIZE_FS needs
+// CAP_SYS_RESOURCE, which containers often drop (Linux: /proc/self/status).
+bool mayResizeExtOnline();
+
 } // namespace ssdk::overprovision

@@ -179,6 +179,13 @@ Expected<Journal> SpareArea::undo(const std::string& devicePath, const StepObser
             journal->mountPoint = partition.mounts.front().mountPoint;
         }
     }
+    if (!journal->mountPoint.empty() && journal->filesystemType.starts_with("ext") &&
+        !mayResizeExtOnline()) {
+        return fail(ErrorCode::PermissionDenied,
+                    journal->partitionPath + " is mounted at " + journal->mountPoint +
+                        ": growing a mounted ext filesystem needs CAP_SYS_RESOURCE, which this "
+                        "system denies (a container?); unmount it and undo again");
+    }
     if (!journal->mountPoint.empty() && journal->filesystemType == "ntfs") {
         return fail(ErrorCode::Busy, journal->partitionPath + " is mounted at " +
                                          journal->mountPoint + ": unmount it to grow NTFS");

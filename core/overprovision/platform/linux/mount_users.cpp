@@ -1,3 +1,4 @@
+#include <cstdlib>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -73,6 +74,17 @@ std::vector<std::string> findMountUsers(const std::filesystem::path& procRoot,
         return {};
     }
     return findMountUsers(procRoot, ::major(info.st_rdev), ::minor(info.st_rdev));
+}
+
+bool mayResizeExtOnline() {
+    constexpr unsigned kCapSysResource = 24;
+    const std::string status = readProcFile("/proc/self/status");
+    const auto at = status.find("CapEff:");
+    if (at == std::string::npos) {
+        return false;
+    }
+    const auto caps = std::strtoull(status.c_str() + at + 7, nullptr, 16);
+    return ((caps >> kCapSysResource) & 1U) != 0;
 }
 
 } // namespace ssdk::overprovision
