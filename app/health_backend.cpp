@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include "core/lab/lab.h"
 #include "core/rpc/client.h"
 #include "core/smart/report_loader.h"
 
@@ -11,7 +12,9 @@ SystemHealthBackend::SystemHealthBackend()
     : m_service(
           m_runner,
           [this](const std::string& verb, const Json& args) { return helper().call(verb, args); },
-          ::geteuid() == 0) {}
+          ::geteuid() == 0) {
+    m_service.setHistory(smart::HealthHistory(lab::userStateDirectory()));
+}
 
 SystemHealthBackend::~SystemHealthBackend() = default;
 

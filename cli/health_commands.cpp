@@ -10,6 +10,7 @@
 #include "cli/metrics_http.h"
 #include "core/base/log.h"
 #include "core/base/system_process_runner.h"
+#include "core/lab/lab.h"
 #include "core/rpc/client.h"
 #include "core/smart/health_service.h"
 #include "core/smart/prometheus.h"
@@ -30,7 +31,9 @@ public:
               [this](const std::string& verb, const Json& args) {
                   return helper().call(verb, args);
               },
-              ::geteuid() == 0) {}
+              ::geteuid() == 0) {
+        m_service.setHistory(smart::HealthHistory(lab::userStateDirectory()));
+    }
 
     smart::HealthService& service() { return m_service; }
     rpc::HelperClient& helper() {

@@ -20,6 +20,7 @@ struct OpOptions {
     bool yes = false;
     bool finish = false;
     bool rollback = false;
+    bool unmount = false;
 };
 
 struct Inspected {
@@ -45,6 +46,18 @@ Expected<Inspected> inspect(const CliContext& context, rpc::HelperClient& helper
             return std::unexpected(usage.error());
         }
         result.usage = *usage;
+    }
+    return result;
+}
+
+PlanOptions planOptions(const Inspected& inspected, const OpOptions& options) {
+    PlanOptions result;
+    result.unmountAndRemount = options.unmount;
+    const Json users = inspected.status.value("mount_users", Json::array());
+    for (const auto& user : users) {
+        if (user.is_string()) {
+            result.mountUsers.push_back(user.get<std::string>());
+        }
     }
     return result;
 }
@@ -90,7 +103,8 @@ int runPlan(const CliContext& context, const OpOptions& options) {
     if (!inspected) {
         return reportError(context, inspected.error());
     }
-    auto planned = plan(inspected->device, inspected->usage, options.sparePercent);
+    auto planned = plan(inspected->device, inspected->usage, options.sparePercent,
+                        planOptions(*inspected, options));
     if (!planned) {
         return reportError(context, planned.error());
     }
@@ -117,7 +131,8 @@ int runApply(const CliContext& context, const OpOptions& options) {
     if (!inspected) {
         return reportError(context, inspected.error());
     }
-    auto planned = plan(inspected->device, inspected->usage, options.sparePercent);
+    auto planned = plan(inspected->device, inspected->usage, options.sparePercent,
+                        planOptions(*inspected, options));
     if (!planned) {
         return reportError(context, planned.error());
     }
@@ -143,7 +158,8 @@ int runApply(const CliContext& context, const OpOptions& options) {
     auto result = helper.call("op.apply",
                               Json{{"device", planned->devicePath},
                                    {"spare_percent", options.sparePercent},
-                                   {"partition", planned->partitionPath}},
+                                   {"partition", planned->partitionPath},
+                                   {"unmount", planned->unmountAndRemount}},
                               context.json ? rpc::HelperClient::EventHandler{} : printProgress);
     if (!result) {
         return reportError(context, Error(result.error()).addContext("applying the spare area"));
@@ -199,6 +215,9 @@ void addOpCommands(CLI::App& app, CliContext& context, Commands& commands) {
         command->add_option("--spare", options->sparePercent, "Spare area in % of the drive")
             ->check(CLI::Range(0U, 50U))
             ->capture_default_str();
+        command->add_flag("--unmount", options->unmount,
+                          "Unmount a mounted ext2/3/4 for the shrink and mount it again where "
+                          "and as it was (refused while anything holds it open)");
     };
 
     auto* plan = op->add_subcommand("plan", "Show factory and user spare area and what a "

@@ -77,9 +77,14 @@ Expected<Json> inspect(const OpContext& context, const Json& args) {
 }
 
 Expected<Json> apply(const OpContext& context, const Json& args, const VerbEvents& events) {
-    if (auto keys = requireOnlyKeys(args, {"device", "spare_percent", "partition"}); !keys) {
+    if (auto keys = requireOnlyKeys(args, {"device", "spare_percent", "partition", "unmount"});
+        !keys) {
         return std::unexpected(keys.error());
     }
+    if (args.contains("unmount") && !args["unmount"].is_boolean()) {
+        return fail(ErrorCode::InvalidArgument, "argument 'unmount' must be true or false");
+    }
+    const bool unmount = args.value("unmount", false);
     auto percent = unsignedArg(args, "spare_percent");
     if (!percent) {
         return std::unexpected(percent.error());
@@ -101,7 +106,7 @@ Expected<Json> apply(const OpContext& context, const Json& args, const VerbEvent
     }
     return journalResult(withSpareArea(context, [&](SpareArea& spare) {
         return spare.apply(device->path, static_cast<double>(*percent), *partition,
-                           progressTo(events));
+                           progressTo(events), unmount);
     }));
 }
 

@@ -287,17 +287,7 @@ void HealthPage::refresh() {
     m_showingReplay = false;
     const device::Device device = *m_device;
     run(
-        [backend = m_backend, device] {
-            Outcome outcome;
-            auto health = backend->read(device);
-            outcome.ok = health.has_value();
-            if (health) {
-                outcome.health = std::move(*health);
-            } else {
-                outcome.error = qs(health.error().describe());
-            }
-            return outcome;
-        },
+        [backend = m_backend, device] { return outcomeOf(backend->read(device)); },
         tr("Reading %1…").arg(qs(device.path)));
 }
 
@@ -314,15 +304,7 @@ void HealthPage::openReport(const QString& file) {
     m_showingReplay = true;
     run(
         [backend = m_backend, path = std::filesystem::path(file.toStdString())] {
-            Outcome outcome;
-            auto health = backend->load(path);
-            outcome.ok = health.has_value();
-            if (health) {
-                outcome.health = std::move(*health);
-            } else {
-                outcome.error = qs(health.error().describe());
-            }
-            return outcome;
+            return outcomeOf(backend->load(path));
         },
         tr("Opening %1…").arg(QFileInfo(file).fileName()));
 }
@@ -334,26 +316,32 @@ void HealthPage::startSelfTest(smart::SelfTestAction action) {
     const device::Device device = *m_device;
     run(
         [backend = m_backend, device, action] {
-            Outcome outcome;
-            outcome.selfTestRequest = true;
             auto started = backend->selfTest(device, action);
             if (!started) {
+                Outcome outcome;
+                outcome.selfTestRequest = true;
                 outcome.error = qs(started.error().describe());
                 return outcome;
             }
             // Read again so the progress shows at once.
-            auto health = backend->read(device);
-            outcome.ok = health.has_value();
-            if (health) {
-                outcome.health = std::move(*health);
-            } else {
-                outcome.error = qs(health.error().describe());
-            }
-            return outcome;
+            return outcomeOf(backend->read(device), true);
         },
         action == smart::SelfTestAction::Abort
             ? tr("Aborting the self-test…")
             : tr("Starting a %1 self-test…").arg(qs(std::string(toString(action)))));
+}
+
+HealthPage::Outcome HealthPage::outcomeOf(Expected<smart::DriveHealth> health,
+                                          bool selfTestRequest) {
+    Outcome outcome;
+    outcome.selfTestRequest = selfTestRequest;
+    outcome.ok = health.has_value();
+    if (health) {
+        outcome.health = std::move(*health);
+    } else {
+        outcome.error = qs(health.error().describe());
+    }
+    return outcome;
 }
 
 void HealthPage::run(std::function<Outcome()> work, const QString& busyText) {

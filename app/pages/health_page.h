@@ -65,6 +65,8 @@ private:
     QWidget* buildHeader();
     QWidget* buildCards();
     QWidget* buildDetails();
+    // What a finished read or load shows: the health, or the error in words.
+    static Outcome outcomeOf(Expected<smart::DriveHealth> health, bool selfTestRequest = false);
     void run(std::function<Outcome()> work, const QString& busyText);
     void finished();
     void display(const smart::DriveHealth& health);

@@ -9,6 +9,7 @@
 #include <QScrollArea>
 #include <QSlider>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "app/device_text.h"
 #include "app/theme.h"
@@ -40,6 +41,10 @@ std::string inspectionToken(const device::Device& device) {
                  std::to_string(partition.mounts.size());
     }
     return token;
+}
+
+QString readingText() {
+    return SpareAreaPage::tr("Reading the filesystem's used space…");
 }
 
 } // namespace
@@ -146,9 +151,16 @@ QWidget* SpareAreaPage::buildContent() {
     m_apply->setObjectName(QStringLiteral("spare.apply"));
     m_undo = new QPushButton(tr("Undo"));
     m_undo->setObjectName(QStringLiteral("spare.undo"));
+    m_unmountApply = new QPushButton(tr("Unmount, shrink and remount"));
+    m_unmountApply->setObjectName(QStringLiteral("spare.unmountApply"));
+    m_unmountApply->setToolTip(tr("ext4 shrinks only unmounted: unmount it, shrink it and mount "
+                                  "it again where and as it was"));
+    m_unmountApply->hide();
     connect(m_apply, &QPushButton::clicked, this, &SpareAreaPage::apply);
+    connect(m_unmountApply, &QPushButton::clicked, this, &SpareAreaPage::applyWithUnmount);
     connect(m_undo, &QPushButton::clicked, this, &SpareAreaPage::undo);
     buttons->addWidget(m_apply);
+    buttons->addWidget(m_unmountApply);
     buttons->addWidget(m_undo);
     m_progress = new QProgressBar;
     m_progress->setObjectName(QStringLiteral("spare.progress"));
@@ -190,6 +202,7 @@ void SpareAreaPage::setDevice(const device::Device* device) {
     if (!sameDrive) {
         m_usage.reset();
         m_journal.reset();
+        m_mountUsers.clear();
         m_usageError.clear();
         m_status->clear();
         showFraction(m_progress, 0.0);
@@ -205,14 +218,23 @@ void SpareAreaPage::inspect() {
         return;
     }
     m_inspectedToken = inspectionToken(*m_device);
-    m_status->setText(tr("Reading the filesystem's used space…"));
+    // The outcome of a change stays shown while the drive is read again.
+    if (m_status->text().isEmpty()) {
+        m_status->setText(readingText());
+    }
     helper()->call(QStringLiteral("op.inspect"), Json{{"device", m_device->path}});
 }
 
 void SpareAreaPage::showInspection(const Json& status) {
     m_usage.reset();
     m_journal.reset();
+    m_mountUsers.clear();
     m_usageError = toQString(status.value("usage_error", std::string()));
+    for (const auto& user : status.value("mount_users", Json::array())) {
+        if (user.is_string()) {
+            m_mountUsers.push_back(user.get<std::string>());
+        }
+    }
     if (status.contains("usage") && !status["usage"].is_null()) {
         if (auto usage = filesystemUsageFromJson(status["usage"])) {
             m_usage = *usage;
@@ -240,6 +262,14 @@ void SpareAreaPage::updatePlan() {
         return;
     }
     m_plan = *planned;
+    m_unmountPlan.reset();
+    if (m_plan->unmountOffered) {
+        auto withUnmount = plan(*m_device, m_usage, m_slider->value(),
+                                PlanOptions{.unmountAndRemount = true, .mountUsers = m_mountUsers});
+        if (withUnmount) {
+            m_unmountPlan = *withUnmount;
+        }
+    }
     if (m_plan->factory) {
         m_factory->setText(tr("Factory spare: %1 % (estimated: %2 of NAND for %3 sold)")
                                .arg(m_plan->factory->percent, 0, 'f', 2)
@@ -270,6 +300,20 @@ void SpareAreaPage::updatePlan() {
     if (!m_usage && !m_usageError.isEmpty() && m_plan->partitionIndex >= 0) {
         text += tr("Used space: %1\n").arg(m_usageError);
     }
+    if (m_unmountPlan) {
+        if (m_unmountPlan->possible) {
+            text += tr("\n\"Unmount, shrink and remount\" can do it: nothing holds %1 open.\n")
+                        .arg(toQString(m_unmountPlan->mountPoint));
+        } else {
+            text += tr("\n\"Unmount, shrink and remount\" cannot either:\n");
+            for (const auto& reason : m_unmountPlan->refusals) {
+                if (std::find(m_plan->refusals.begin(), m_plan->refusals.end(), reason) ==
+                    m_plan->refusals.end()) {
+                    text += tr("Cannot: %1.\n").arg(toQString(reason));
+                }
+            }
+        }
+    }
     m_planText->setText(text.trimmed());
 
     const bool pending = m_journal && m_journal->pending();
@@ -288,6 +332,10 @@ void SpareAreaPage::updatePlan() {
     }
     const bool busy = m_helper != nullptr && m_helper->isBusy();
     m_apply->setEnabled(m_live && !busy && !pending && m_plan->possible);
+    m_apply->setVisible(!m_unmountPlan);
+    m_unmountApply->setVisible(m_unmountPlan.has_value());
+    m_unmountApply->setEnabled(m_live && !busy && !pending && m_unmountPlan &&
+                               m_unmountPlan->possible);
     m_undo->setEnabled(m_live && !busy && !pending && m_journal && m_journal->undoable());
     m_finish->setEnabled(m_live && !busy);
     m_rollback->setEnabled(m_live && !busy);
@@ -313,6 +361,25 @@ QString SpareAreaPage::confirmationText() const {
                     : QString());
 }
 
+QString SpareAreaPage::unmountConfirmationText() const {
+    if (!m_unmountPlan || !m_unmountPlan->possible) {
+        return {};
+    }
+    const Plan& p = *m_unmountPlan;
+    return tr("Unmount %1 from %2, shrink it (%3) from %4 to %5, and mount it at %2 again with "
+              "the same options, leaving %6 (%7 %) of %8 unallocated as spare area?\n\nNothing "
+              "may use %2 meanwhile. The partition table is backed up first, every step is "
+              "journaled, and Undo grows it back.")
+        .arg(toQString(p.partitionPath))
+        .arg(toQString(p.mountPoint))
+        .arg(toQString(p.filesystemType))
+        .arg(iec(p.oldPartitionSize))
+        .arg(iec(p.newPartitionSize))
+        .arg(iec(p.newSpare))
+        .arg(p.requestedPercent, 0, 'f', 0)
+        .arg(toQString(p.devicePath));
+}
+
 void SpareAreaPage::apply() {
     if (!m_plan || !m_plan->possible || !m_device) {
         return;
@@ -323,10 +390,32 @@ void SpareAreaPage::apply() {
     if (answer != QMessageBox::Yes) {
         return;
     }
-    setBusy(true, tr("Applying…"));
-    helper()->call(QStringLiteral("op.apply"), Json{{"device", m_device->path},
-                                                    {"spare_percent", m_slider->value()},
-                                                    {"partition", m_plan->partitionPath}});
+    startApply(*m_plan, false);
+}
+
+void SpareAreaPage::applyWithUnmount() {
+    if (!m_unmountPlan || !m_unmountPlan->possible || !m_device) {
+        return;
+    }
+    const auto answer = QMessageBox::question(this, tr("Unmount, shrink and remount"),
+                                              unmountConfirmationText(),
+                                              QMessageBox::Yes | QMessageBox::Cancel,
+                                              QMessageBox::Cancel);
+    if (answer != QMessageBox::Yes) {
+        return;
+    }
+    startApply(*m_unmountPlan, true);
+}
+
+void SpareAreaPage::startApply(const Plan& planned, bool unmount) {
+    setBusy(true, unmount ? tr("Unmounting, shrinking and remounting…") : tr("Applying…"));
+    Json args{{"device", m_device->path},
+              {"spare_percent", m_slider->value()},
+              {"partition", planned.partitionPath}};
+    if (unmount) {
+        args["unmount"] = true;
+    }
+    helper()->call(QStringLiteral("op.apply"), args);
 }
 
 void SpareAreaPage::undo() {
@@ -357,6 +446,7 @@ void SpareAreaPage::recover(const QString& action) {
 
 void SpareAreaPage::setBusy(bool busy, const QString& text) {
     m_apply->setEnabled(!busy);
+    m_unmountApply->setEnabled(!busy && m_unmountPlan && m_unmountPlan->possible);
     m_undo->setEnabled(!busy);
     m_slider->setEnabled(!busy);
     if (busy) {
@@ -376,13 +466,16 @@ void SpareAreaPage::helperFinished(const QString& verb, const HelperCaller::Outc
     m_slider->setEnabled(true);
     if (verb == QStringLiteral("op.inspect")) {
         if (outcome.ok) {
-            m_status->clear();
+            if (m_status->text() == readingText()) {
+                m_status->clear();
+            }
             showInspection(outcome.result);
         } else {
             m_usageError = outcome.error;
             m_status->setText(tr("Could not read the drive: %1").arg(outcome.error));
             updatePlan();
         }
+        emit verbFinished(verb, outcome.ok);
         return;
     }
     if (outcome.ok) {
@@ -399,8 +492,12 @@ void SpareAreaPage::helperFinished(const QString& verb, const HelperCaller::Outc
     }
     // The partition sizes changed: read usage and journal again (the device watcher rescans
     // sysfs on its own and calls setDevice).
+    // verb may refer to the caller's own record of the running verb, which inspect() changes.
+    const QString finishedVerb = verb;
+    const bool ok = outcome.ok;
     m_inspectedToken.clear();
     inspect();
+    emit verbFinished(finishedVerb, ok);
 }
 
 } // namespace ssdk::app

@@ -36,12 +36,22 @@ public:
     const std::optional<overprovision::Plan>& currentPlan() const { return m_plan; }
     // The question Apply asks, naming the partition.
     QString confirmationText() const;
+    // The plan "Unmount, shrink and remount" would carry out, when offered (a mounted ext
+    // filesystem that shrinks only unmounted).
+    const std::optional<overprovision::Plan>& unmountPlan() const { return m_unmountPlan; }
+    QString unmountConfirmationText() const;
+
+signals:
+    // A helper verb (op.inspect, op.apply, op.undo, op.recover) answered and was shown.
+    void verbFinished(const QString& verb, bool ok);
 
 private:
     QWidget* buildContent();
     void inspect();
     void updatePlan();
     void apply();
+    void applyWithUnmount();
+    void startApply(const overprovision::Plan& plan, bool unmount);
     void undo();
     void recover(const QString& action);
     void helperFinished(const QString& verb, const HelperCaller::Outcome& outcome);
@@ -57,6 +67,8 @@ private:
     QString m_usageError;
     std::optional<overprovision::Journal> m_journal;
     std::optional<overprovision::Plan> m_plan;
+    std::optional<overprovision::Plan> m_unmountPlan;
+    std::vector<std::string> m_mountUsers;
 
     QLabel* m_title = nullptr;
     QLabel* m_empty = nullptr;
@@ -72,6 +84,7 @@ private:
     QLabel* m_legend = nullptr;
     QLabel* m_planText = nullptr;
     QPushButton* m_apply = nullptr;
+    QPushButton* m_unmountApply = nullptr;
     QPushButton* m_undo = nullptr;
     QPushButton* m_finish = nullptr;
     QPushButton* m_rollback = nullptr;

@@ -1,8 +1,10 @@
 #include "core/overprovision/filesystem_tool.h"
 
 #include <fmt/format.h>
+#include <fstream>
 
 #include "core/base/log.h"
+#include "core/overprovision/mounts.h"
 
 namespace ssdk::overprovision {
 
@@ -48,6 +50,19 @@ Expected<ProcessResult> runLogged(ProcessRunner& runner, const ProcessRequest& r
     return runner.run(req);
 }
 
+// Runs a tool; fails unless it exits with at most highestAcceptedExit.
+Expected<void> runAccepting(ProcessRunner& runner, const ProcessRequest& req,
+                            int highestAcceptedExit = 0) {
+    auto result = runLogged(runner, req);
+    if (!result) {
+        return std::unexpected(result.error());
+    }
+    if (result->exitCode < 0 || result->exitCode > highestAcceptedExit) {
+        return std::unexpected(failedTool(req, *result));
+    }
+    return {};
+}
+
 } // namespace
 
 bool sameSize(Bytes filesystemSize, Bytes target) {
@@ -58,20 +73,50 @@ bool isSupportedFilesystem(std::string_view type) {
     return isExt(type) || type == "ntfs" || type == "btrfs";
 }
 
-FilesystemTool::FilesystemTool(ProcessRunner& runner)
-    : m_runner(runner) {}
+FilesystemTool::FilesystemTool(ProcessRunner& runner, std::filesystem::path mountInfo)
+    : m_runner(runner)
+    , m_mountInfo(std::move(mountInfo)) {}
+
+Expected<FilesystemUsage> FilesystemTool::readUsage(const FilesystemLocation& where) {
+    std::vector<std::string> argv;
+    Expected<FilesystemUsage> (*parse)(std::string_view) = nullptr;
+    if (isExt(where.type)) {
+        argv = {"dumpe2fs", "-h", where.device};
+        parse = parseDumpe2fs;
+    } else if (where.type == "ntfs") {
+        argv = {"ntfsresize", "--info", "--force", "--no-progress-bar", where.device};
+        parse = parseNtfsresizeInfo;
+    } else if (where.type == "btrfs") {
+        if (where.mountPoint.empty()) {
+            return fail(ErrorCode::Unsupported,
+                        "btrfs on " + where.device + " can be measured only while mounted");
+        }
+        argv = {"btrfs", "filesystem", "usage", "-b", where.mountPoint};
+        parse = parseBtrfsUsage;
+    } else {
+        return std::unexpected(unsupported(where));
+    }
+    // ntfsresize --info exits non-zero on volumes it would still report; its output decides.
+    auto output = where.type == "ntfs" ? runLogged(m_runner, request(argv))
+                                       : runChecked(m_runner, request(argv));
+    if (!output) {
+        return std::unexpected(output.error());
+    }
+    auto usage = parse(output->standardOutput);
+    if (!usage) {
+        return std::unexpected(
+            usage.error().addContext("reading " + where.device + " with " + argv.front()));
+    }
+    usage->type = where.type;
+    return usage;
+}
 
 Expected<FilesystemUsage> FilesystemTool::inspect(const FilesystemLocation& where) {
+    auto usage = readUsage(where);
+    if (!usage) {
+        return usage;
+    }
     if (isExt(where.type)) {
-        auto dump = runChecked(m_runner, request({"dumpe2fs", "-h", where.device}));
-        if (!dump) {
-            return std::unexpected(dump.error());
-        }
-        auto usage = parseDumpe2fs(dump->standardOutput);
-        if (!usage) {
-            return usage;
-        }
-        usage->type = where.type;
         auto minimum = runChecked(m_runner, request({"resize2fs", "-P", where.device}));
         if (!minimum) {
             return std::unexpected(minimum.error());
@@ -82,82 +127,68 @@ Expected<FilesystemUsage> FilesystemTool::inspect(const FilesystemLocation& wher
         }
         usage->minimumSize = std::max(usage->used, Bytes(*blocks * usage->blockSize.value));
         usage->source = "dumpe2fs -h, resize2fs -P";
-        return usage;
-    }
-    if (where.type == "ntfs") {
-        auto info = runLogged(m_runner, request({"ntfsresize", "--info", "--force",
-                                                 "--no-progress-bar", where.device}));
-        if (!info) {
-            return std::unexpected(info.error());
-        }
-        auto usage = parseNtfsresizeInfo(info->standardOutput);
-        if (!usage) {
-            return std::unexpected(
-                usage.error().addContext("reading " + where.device + " with ntfsresize"));
-        }
-        return usage;
-    }
-    if (where.type == "btrfs") {
-        if (where.mountPoint.empty()) {
-            return fail(ErrorCode::Unsupported,
-                        "btrfs on " + where.device + " can be measured only while mounted");
-        }
-        auto usageOut =
-            runChecked(m_runner, request({"btrfs", "filesystem", "usage", "-b", where.mountPoint}));
-        if (!usageOut) {
-            return std::unexpected(usageOut.error());
-        }
-        auto usage = parseBtrfsUsage(usageOut->standardOutput);
-        if (!usage) {
-            return usage;
-        }
+    } else if (where.type == "btrfs") {
         // Not `btrfs inspect-internal min-dev-size`: it counts allocated chunks, which a
         // shrinking resize relocates by itself. Relocating them needs unallocated room for a
         // chunk or two besides what is used: a quarter more, which the resize itself checks
         // (ENOSPC leaves the filesystem as it was).
         usage->minimumSize = Bytes(usage->used.value + usage->used.value / 4);
-        return usage;
     }
-    return std::unexpected(unsupported(where));
+    return usage;
 }
 
 Expected<Bytes> FilesystemTool::size(const FilesystemLocation& where) {
-    if (isExt(where.type)) {
-        auto dump = runChecked(m_runner, request({"dumpe2fs", "-h", where.device}));
-        if (!dump) {
-            return std::unexpected(dump.error());
-        }
-        auto usage = parseDumpe2fs(dump->standardOutput);
-        if (!usage) {
-            return std::unexpected(usage.error());
-        }
-        return usage->size;
+    auto usage = readUsage(where);
+    if (!usage) {
+        return std::unexpected(usage.error());
     }
-    if (where.type == "ntfs") {
-        auto info = runLogged(m_runner, request({"ntfsresize", "--info", "--force",
-                                                 "--no-progress-bar", where.device}));
-        if (!info) {
-            return std::unexpected(info.error());
-        }
-        auto usage = parseNtfsresizeInfo(info->standardOutput);
-        if (!usage) {
-            return std::unexpected(usage.error());
-        }
-        return usage->size;
+    return usage->size;
+}
+
+Expected<std::optional<device::MountInfoEntry>>
+FilesystemTool::mountOf(const std::string& device, const std::string& mountPoint) const {
+    std::ifstream in(m_mountInfo);
+    if (!in) {
+        return fail(ErrorCode::Io, "cannot read " + m_mountInfo.string());
     }
-    if (where.type == "btrfs" && !where.mountPoint.empty()) {
-        auto out =
-            runChecked(m_runner, request({"btrfs", "filesystem", "usage", "-b", where.mountPoint}));
-        if (!out) {
-            return std::unexpected(out.error());
-        }
-        auto usage = parseBtrfsUsage(out->standardOutput);
-        if (!usage) {
-            return std::unexpected(usage.error());
-        }
-        return usage->size;
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    return findMount(text, device, mountPoint);
+}
+
+Expected<void> FilesystemTool::unmount(const std::string& device, const std::string& mountPoint) {
+    auto mounted = mountOf(device, mountPoint);
+    if (!mounted) {
+        return std::unexpected(mounted.error());
     }
-    return std::unexpected(unsupported(where));
+    if (!*mounted) {
+        return {};
+    }
+    // Never lazily (-l): a filesystem still in use must stay mounted and the step fail.
+    if (auto done = runChecked(m_runner, request({"umount", mountPoint})); !done) {
+        return std::unexpected(done.error().addContext("unmounting " + device + " from " +
+                                                       mountPoint));
+    }
+    return {};
+}
+
+Expected<void> FilesystemTool::mount(const FilesystemLocation& where, const std::string& options) {
+    auto mounted = mountOf(where.device, where.mountPoint);
+    if (!mounted) {
+        return std::unexpected(mounted.error());
+    }
+    if (*mounted) {
+        return {};
+    }
+    std::vector<std::string> argv{"mount", "-t", where.type};
+    if (!options.empty()) {
+        argv.insert(argv.end(), {"-o", options});
+    }
+    argv.insert(argv.end(), {where.device, where.mountPoint});
+    if (auto done = runChecked(m_runner, request(argv)); !done) {
+        return std::unexpected(done.error().addContext("mounting " + where.device + " at " +
+                                                       where.mountPoint));
+    }
+    return {};
 }
 
 Expected<void> FilesystemTool::check(const FilesystemLocation& where) {
@@ -165,28 +196,15 @@ Expected<void> FilesystemTool::check(const FilesystemLocation& where) {
         return {};
     }
     if (isExt(where.type)) {
-        auto req = request({"e2fsck", "-f", "-y", where.device}, kCheckTimeout);
-        auto result = runLogged(m_runner, req);
-        if (!result) {
-            return std::unexpected(result.error());
-        }
         // 0: clean, 1: errors corrected, 2: corrected, reboot advised (not for unmounted).
-        if (result->exitCode > 2) {
-            return std::unexpected(failedTool(req, *result));
-        }
-        return {};
+        return runAccepting(m_runner, request({"e2fsck", "-f", "-y", where.device}, kCheckTimeout),
+                            2);
     }
     if (where.type == "ntfs") {
-        auto req = request({"ntfsresize", "--check", "--force", "--no-progress-bar", where.device},
-                           kCheckTimeout);
-        auto result = runLogged(m_runner, req);
-        if (!result) {
-            return std::unexpected(result.error());
-        }
-        if (!result->succeeded()) {
-            return std::unexpected(failedTool(req, *result));
-        }
-        return {};
+        return runAccepting(
+            m_runner,
+            request({"ntfsresize", "--check", "--force", "--no-progress-bar", where.device},
+                    kCheckTimeout));
     }
     return std::unexpected(unsupported(where));
 }
@@ -196,15 +214,8 @@ Expected<void> FilesystemTool::verify(const FilesystemLocation& where) {
         return {};
     }
     if (isExt(where.type)) {
-        auto req = request({"e2fsck", "-f", "-n", where.device}, kCheckTimeout);
-        auto result = runLogged(m_runner, req);
-        if (!result) {
-            return std::unexpected(result.error());
-        }
-        if (!result->succeeded()) {
-            return std::unexpected(failedTool(req, *result));
-        }
-        return {};
+        return runAccepting(m_runner,
+                            request({"e2fsck", "-f", "-n", where.device}, kCheckTimeout));
     }
     return check(where);
 }
@@ -238,14 +249,15 @@ Expected<void> FilesystemTool::resize(const FilesystemLocation& where, Bytes new
     } else {
         return std::unexpected(unsupported(where));
     }
-    auto result = runLogged(m_runner, req);
-    if (!result) {
-        return std::unexpected(result.error());
+    auto resized = runAccepting(m_runner, req);
+    if (!resized && isExt(where.type) && !where.mountPoint.empty() &&
+        resized.error().message().find("Permission denied") != std::string::npos) {
+        return std::unexpected(resized.error().addContext(
+            "growing a mounted ext filesystem needs CAP_SYS_RESOURCE, which this system denies "
+            "(a container?): unmount " +
+            where.mountPoint + " and try again"));
     }
-    if (!result->succeeded()) {
-        return std::unexpected(failedTool(req, *result));
-    }
-    return {};
+    return resized;
 }
 
 } // namespace ssdk::overprovision

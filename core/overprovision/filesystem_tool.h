@@ -1,10 +1,13 @@
 #pragma once
 
+#include <filesystem>
+#include <optional>
 #include <string>
 
 #include "core/base/bytes.h"
 #include "core/base/error.h"
 #include "core/base/process_runner.h"
+#include "core/device/mountinfo.h"
 #include "core/overprovision/filesystem_usage.h"
 
 namespace ssdk::overprovision {
@@ -29,7 +32,9 @@ bool sameSize(Bytes filesystemSize, Bytes target);
 // does nothing.
 class FilesystemTool {
 public:
-    explicit FilesystemTool(ProcessRunner& runner);
+    // mountInfo: where unmount/mount look whether a filesystem is mounted.
+    explicit FilesystemTool(ProcessRunner& runner,
+                            std::filesystem::path mountInfo = "/proc/self/mountinfo");
 
     Expected<FilesystemUsage> inspect(const FilesystemLocation& where);
     // The filesystem's own idea of its size.
@@ -44,8 +49,22 @@ public:
     // Resizes to exactly newSize bytes (for ext a multiple of 1 KiB and of the block size).
     Expected<void> resize(const FilesystemLocation& where, Bytes newSize);
 
+    // Unmounts device from mountPoint (umount, never lazily); nothing when it is not mounted
+    // there.
+    Expected<void> unmount(const std::string& device, const std::string& mountPoint);
+    // Mounts where.device at where.mountPoint as where.type with options; nothing when it is
+    // mounted there already.
+    Expected<void> mount(const FilesystemLocation& where, const std::string& options);
+    // device's entry at mountPoint in mountInfo, if mounted there.
+    Expected<std::optional<device::MountInfoEntry>> mountOf(const std::string& device,
+                                                            const std::string& mountPoint) const;
+
 private:
+    // Size and used space from the filesystem's own tool, without the minimum size.
+    Expected<FilesystemUsage> readUsage(const FilesystemLocation& where);
+
     ProcessRunner& m_runner;
+    std::filesystem::path m_mountInfo;
 };
 
 } // namespace ssdk::overprovision

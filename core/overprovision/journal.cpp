@@ -71,7 +71,7 @@ std::string_view toString(StepState state) {
     return "pending";
 }
 
-std::vector<JournalStep> stepsFor(Direction direction) {
+std::vector<JournalStep> stepsFor(Direction direction, bool remount) {
     std::vector<std::string> names;
     if (direction == Direction::Shrink) {
         names = {"backup-table",
@@ -84,6 +84,10 @@ std::vector<JournalStep> stepsFor(Direction direction) {
     } else {
         names = {"backup-table",  "check-filesystem", "grow-partition",
                  "inform-kernel", "grow-filesystem",  "verify"};
+    }
+    if (remount) {
+        names.insert(names.begin() + 1, "unmount");
+        names.emplace_back("remount");
     }
     std::vector<JournalStep> steps;
     for (auto& name : names) {
@@ -106,13 +110,17 @@ Expected<Journal> journalForPlan(const Plan& plan, const std::string& deviceId,
     journal.partitionPath = plan.partitionPath;
     journal.filesystemType = plan.filesystemType;
     journal.mountPoint = plan.mountPoint;
+    if (plan.unmountAndRemount) {
+        journal.remountPoint = plan.mountPoint;
+        journal.mountPoint.clear();
+    }
     journal.partitionStart = plan.partitionStart;
     journal.fromPartitionSize = plan.oldPartitionSize;
     journal.toPartitionSize = plan.newPartitionSize;
     journal.fromFilesystemSize = plan.usage->size;
     journal.toFilesystemSize = plan.newPartitionSize;
     journal.tableBackup = backupFile.string();
-    journal.steps = stepsFor(plan.direction);
+    journal.steps = stepsFor(plan.direction, !journal.remountPoint.empty());
     return journal;
 }
 
@@ -128,6 +136,9 @@ Expected<Journal> journalForUndo(const Journal& completed,
     std::swap(journal.fromPartitionSize, journal.toPartitionSize);
     std::swap(journal.fromFilesystemSize, journal.toFilesystemSize);
     journal.tableBackup = backupFile.string();
+    // Undo re-reads where the filesystem is mounted: it grows online.
+    journal.remountPoint.clear();
+    journal.remountOptions.clear();
     journal.steps = stepsFor(Direction::Grow);
     journal.lastError.clear();
     return journal;
@@ -151,7 +162,7 @@ Journal journalToRollBack(const Journal& pending, const std::filesystem::path& b
     std::swap(journal.fromPartitionSize, journal.toPartitionSize);
     std::swap(journal.fromFilesystemSize, journal.toFilesystemSize);
     journal.tableBackup = backupFile.string();
-    journal.steps = stepsFor(journal.direction);
+    journal.steps = stepsFor(journal.direction, !journal.remountPoint.empty());
     journal.lastError.clear();
     return journal;
 }
@@ -171,6 +182,8 @@ Json toJson(const Journal& journal) {
                 {"partition", journal.partitionPath},
                 {"filesystem", journal.filesystemType},
                 {"mount_point", journal.mountPoint},
+                {"remount_point", journal.remountPoint},
+                {"remount_options", journal.remountOptions},
                 {"partition_start", journal.partitionStart.value},
                 {"from_partition_size", journal.fromPartitionSize.value},
                 {"to_partition_size", journal.toPartitionSize.value},
@@ -206,6 +219,8 @@ Expected<Journal> journalFromJson(const Json& json) {
         journal.partitionPath = json.at("partition").get<std::string>();
         journal.filesystemType = json.at("filesystem").get<std::string>();
         journal.mountPoint = json.value("mount_point", "");
+        journal.remountPoint = json.value("remount_point", "");
+        journal.remountOptions = json.value("remount_options", "");
         journal.partitionStart = Bytes(json.at("partition_start").get<std::uint64_t>());
         journal.fromPartitionSize = Bytes(json.at("from_partition_size").get<std::uint64_t>());
         journal.toPartitionSize = Bytes(json.at("to_partition_size").get<std::uint64_t>());
@@ -213,7 +228,7 @@ Expected<Journal> journalFromJson(const Json& json) {
         journal.toFilesystemSize = Bytes(json.at("to_filesystem_size").get<std::uint64_t>());
         journal.tableBackup = json.value("table_backup", "");
         journal.lastError = json.value("last_error", "");
-        const auto expected = stepsFor(journal.direction);
+        const auto expected = stepsFor(journal.direction, !journal.remountPoint.empty());
         const auto& steps = json.at("steps");
         if (!steps.is_array() || steps.size() != expected.size()) {
             return fail(ErrorCode::Parse, "journal: the steps do not match its direction");

@@ -41,7 +41,11 @@ struct Journal {
     std::uint32_t partitionNumber = 0;
     std::string partitionPath;
     std::string filesystemType;
-    std::string mountPoint; // where the filesystem was mounted when planned; empty: unmounted
+    std::string mountPoint; // where the filesystem is mounted while resized; empty: unmounted
+    // Set when the operation unmounts a mounted ext filesystem for the shrink (the "unmount"
+    // step) and mounts it again here with these options (the "remount" step) at the end.
+    std::string remountPoint;
+    std::string remountOptions; // "rw,relatime,errors=remount-ro"
     Bytes partitionStart;
     Bytes fromPartitionSize, toPartitionSize;
     Bytes fromFilesystemSize, toFilesystemSize;
@@ -56,8 +60,9 @@ struct Journal {
     }
 };
 
-// The steps of a shrink or a grow, in order.
-std::vector<JournalStep> stepsFor(Direction direction);
+// The steps of a shrink or a grow, in order; with remount, "unmount" follows the table backup
+// and "remount" ends it.
+std::vector<JournalStep> stepsFor(Direction direction, bool remount = false);
 
 // A journal for carrying out `plan` (which must be possible). Pure.
 Expected<Journal> journalForPlan(const Plan& plan, const std::string& deviceId,

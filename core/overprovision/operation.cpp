@@ -27,6 +27,13 @@ std::string Operation::describe(const Journal& journal, const JournalStep& step)
     if (step.name == "backup-table") {
         return "Backing up the partition table of " + journal.devicePath;
     }
+    if (step.name == "unmount") {
+        return "Unmounting " + part + " from " + journal.remountPoint;
+    }
+    if (step.name == "remount") {
+        return "Mounting " + part + " at " + journal.remountPoint + " again (" +
+               journal.remountOptions + ")";
+    }
     if (step.name == "check-filesystem") {
         return journal.mountPoint.empty() ? "Checking the " + fs + " filesystem on " + part
                                           : "Skipping the check of mounted " + part;
@@ -64,6 +71,13 @@ Expected<void> Operation::runStep(const std::string& name) {
             m_store.chown(j.tableBackup);
         }
         return {};
+    }
+    if (name == "unmount") {
+        return m_filesystems.unmount(j.partitionPath, j.remountPoint);
+    }
+    if (name == "remount") {
+        return m_filesystems.mount({j.filesystemType, j.partitionPath, j.remountPoint},
+                                   j.remountOptions);
     }
     if (name == "check-filesystem") {
         return m_filesystems.check(where);

@@ -131,7 +131,7 @@ Bytes safetyMargin(Bytes minimumSize) {
 }
 
 Expected<Plan> plan(const device::Device& device, const std::optional<FilesystemUsage>& usage,
-                    double sparePercent) {
+                    double sparePercent, const PlanOptions& options) {
     if (!(sparePercent >= 0.0 && sparePercent <= kMaximumSparePercent)) {
         return fail(ErrorCode::InvalidArgument, fmt::format("spare area must be 0–{} %, not {}",
                                                             kMaximumSparePercent, sparePercent));
@@ -217,12 +217,39 @@ Expected<Plan> plan(const device::Device& device, const std::optional<Filesystem
         refuse(reason);
     }
     const bool mounted = !partition.mounts.empty();
-    if (result.direction == Direction::Shrink && mounted &&
-        (isExt(result.filesystemType) || result.filesystemType == "ntfs")) {
-        refuse(partition.path + " is mounted at " + result.mountPoint + ": " +
-               result.filesystemType +
-               " shrinks only unmounted; unmount it and SSD Keeper "
-               "will shrink it (growing works while mounted)");
+    if (result.direction == Direction::Shrink && mounted && isExt(result.filesystemType)) {
+        result.unmountOffered = partition.mounts.size() == 1 && !device.holdsRootFilesystem();
+        result.mountUsers = options.mountUsers;
+        if (!options.unmountAndRemount || !result.unmountOffered) {
+            refuse(partition.path + " is mounted at " + result.mountPoint + ": " +
+                   result.filesystemType + " shrinks only unmounted; " +
+                   (result.unmountOffered
+                        ? std::string("choose \"Unmount, shrink and remount\" (op apply "
+                                      "--unmount), or unmount it yourself")
+                        : fmt::format("it is mounted in {} places: unmount it and SSD Keeper "
+                                      "will shrink it",
+                                      partition.mounts.size())) +
+                   " (growing works while mounted)");
+        } else if (!options.mountUsers.empty()) {
+            std::string users;
+            for (const auto& user : options.mountUsers) {
+                users += (users.empty() ? "" : ", ") + user;
+            }
+            refuse(partition.path + " (" + result.mountPoint +
+                   ") is in use and cannot be unmounted for the shrink: close what holds it "
+                   "open (" +
+                   users + ")");
+        } else {
+            result.unmountAndRemount = true;
+            result.notes.push_back(partition.path + " is unmounted from " + result.mountPoint +
+                                   " for the shrink and mounted there again with the same "
+                                   "options; a crash in between is finished or rolled back "
+                                   "from the journal");
+        }
+    }
+    if (result.direction == Direction::Shrink && mounted && result.filesystemType == "ntfs") {
+        refuse(partition.path + " is mounted at " + result.mountPoint +
+               ": ntfs shrinks only unmounted; unmount it and SSD Keeper will shrink it");
     }
     if (result.direction == Direction::Grow && mounted && result.filesystemType == "ntfs") {
         refuse(partition.path + " is mounted at " + result.mountPoint +
@@ -329,6 +356,9 @@ Json toJson(const Plan& plan) {
               {"changed_length", plan.changedLength.value},
               {"new_spare", plan.newSpare.value},
               {"required_size", plan.requiredSize.value},
+              {"unmount_offered", plan.unmountOffered},
+              {"unmount_and_remount", plan.unmountAndRemount},
+              {"mount_users", plan.mountUsers},
               {"possible", plan.possible},
               {"refusals", plan.refusals},
               {"notes", plan.notes},

@@ -61,12 +61,28 @@ struct Plan {
     Bytes changedStart; // the range freed (shrink) or taken back (grow), on the whole disk
     Bytes changedLength;
 
+    // A mounted ext2/3/4 shrinks only unmounted. unmountOffered: the plan could unmount it,
+    // shrink it and mount it again (one mount, not the system disk); unmountAndRemount: this
+    // plan does so (asked for in PlanOptions and nothing holds the filesystem open).
+    bool unmountOffered = false;
+    bool unmountAndRemount = false;
+    std::vector<std::string> mountUsers; // processes holding the filesystem, "1234 (bash)"
+
     bool possible = false;
     std::vector<std::string> refusals;
     std::vector<std::string> notes;
 
     // The plan in words, one sentence per line.
     std::string describe() const;
+};
+
+// What the user chose besides the percentage, and what the system says about the mount.
+struct PlanOptions {
+    // Unmount a mounted ext2/3/4 for the shrink and mount it again where and how it was.
+    bool unmountAndRemount = false;
+    // Processes with files, a working directory or mappings on the last partition's mounted
+    // filesystem (findMountUsers); any of them refuses the unmount.
+    std::vector<std::string> mountUsers;
 };
 
 // The margin kept above the filesystem's minimum size: 10 % of it, at least 8 MiB.
@@ -76,7 +92,7 @@ Bytes safetyMargin(Bytes minimumSize);
 // (nothing when it could not be read: the plan then refuses, saying why). Pure.
 // Errors: InvalidArgument when sparePercent is outside 0–50.
 Expected<Plan> plan(const device::Device& device, const std::optional<FilesystemUsage>& usage,
-                    double sparePercent);
+                    double sparePercent, const PlanOptions& options = {});
 
 // The partition at the end of the disk (the highest end), or -1.
 int lastPartitionIndex(const device::Device& device);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/device/device_json.h"
+#include "core/overprovision/mounts.h"
 
 namespace ssdk::overprovision {
 
@@ -10,16 +11,18 @@ Json toJson(const SpareAreaStatus& status) {
     return Json{{"device", device::toJson(status.device)},
                 {"usage", status.usage ? toJson(*status.usage) : Json(nullptr)},
                 {"usage_error", status.usageError},
+                {"mount_users", status.mountUsers},
                 {"journal", status.journal ? toJson(*status.journal) : Json(nullptr)}};
 }
 
 SpareArea::SpareArea(device::Discovery discovery, ProcessRunner& runner, DiskEditor& editor,
-                     JournalStore store)
+                     JournalStore store, std::filesystem::path procRoot)
     : m_discovery(std::move(discovery))
     , m_runner(runner)
     , m_editor(editor)
     , m_filesystems(runner)
-    , m_store(std::move(store)) {}
+    , m_store(std::move(store))
+    , m_procRoot(std::move(procRoot)) {}
 
 Expected<device::Device> SpareArea::findDevice(const std::string& devicePath) const {
     auto device = m_discovery.find(devicePath);
@@ -52,6 +55,9 @@ Expected<SpareAreaStatus> SpareArea::inspect(const std::string& devicePath) {
             FilesystemLocation where{
                 type, partition.path,
                 partition.mounts.empty() ? "" : partition.mounts.front().mountPoint};
+            if (!where.mountPoint.empty() && type != "btrfs" && type != "ntfs") {
+                status.mountUsers = findMountUsers(m_procRoot, partition.path);
+            }
             auto usage = m_filesystems.inspect(where);
             if (usage) {
                 status.usage = *usage;
@@ -72,7 +78,7 @@ Expected<SpareAreaStatus> SpareArea::inspect(const std::string& devicePath) {
 
 Expected<Journal> SpareArea::apply(const std::string& devicePath, double sparePercent,
                                    const std::string& confirmedPartition,
-                                   const StepObserver& observer) {
+                                   const StepObserver& observer, bool unmountAndRemount) {
     auto status = inspect(devicePath);
     if (!status) {
         return std::unexpected(status.error());
@@ -81,7 +87,8 @@ Expected<Journal> SpareArea::apply(const std::string& devicePath, double sparePe
         return fail(ErrorCode::Busy, "an interrupted spare-area change of " + devicePath +
                                          " is pending: finish it or roll it back first");
     }
-    auto planned = plan(status->device, status->usage, sparePercent);
+    auto planned = plan(status->device, status->usage, sparePercent,
+                        PlanOptions{unmountAndRemount, status->mountUsers});
     if (!planned) {
         return std::unexpected(planned.error());
     }
@@ -105,11 +112,22 @@ Expected<Journal> SpareArea::apply(const std::string& devicePath, double sparePe
     if (!journal) {
         return std::unexpected(journal.error());
     }
+    if (planned->unmountAndRemount) {
+        auto mounted = m_filesystems.mountOf(journal->partitionPath, journal->remountPoint);
+        if (!mounted) {
+            return std::unexpected(mounted.error());
+        }
+        if (!*mounted) {
+            return fail(ErrorCode::Busy, journal->partitionPath + " is no longer mounted at " +
+                                             journal->remountPoint + "; nothing done");
+        }
+        journal->remountOptions = remountOptions(**mounted);
+    }
     Operation operation(std::move(*journal), m_editor, m_filesystems, m_store);
     return operation.run(observer);
 }
 
-Expected<Journal> SpareArea::undo(const std::string& devicePath, const StepObserver& observer) {
+Expected<SpareArea::DriveJournal> SpareArea::driveAndJournal(const std::string& devicePath) const {
     auto device = findDevice(devicePath);
     if (!device) {
         return std::unexpected(device.error());
@@ -118,6 +136,16 @@ Expected<Journal> SpareArea::undo(const std::string& devicePath, const StepObser
     if (!last) {
         return std::unexpected(last.error());
     }
+    return DriveJournal{std::move(*device), std::move(*last)};
+}
+
+Expected<Journal> SpareArea::undo(const std::string& devicePath, const StepObserver& observer) {
+    auto found = driveAndJournal(devicePath);
+    if (!found) {
+        return std::unexpected(found.error());
+    }
+    const auto* device = &found->device;
+    const auto* last = &found->journal;
     if (!*last || !(*last)->undoable()) {
         return fail(ErrorCode::NotFound,
                     "no completed spare-area change of " + devicePath + " to undo");
@@ -151,6 +179,13 @@ Expected<Journal> SpareArea::undo(const std::string& devicePath, const StepObser
             journal->mountPoint = partition.mounts.front().mountPoint;
         }
     }
+    if (!journal->mountPoint.empty() && journal->filesystemType.starts_with("ext") &&
+        !mayResizeExtOnline()) {
+        return fail(ErrorCode::PermissionDenied,
+                    journal->partitionPath + " is mounted at " + journal->mountPoint +
+                        ": growing a mounted ext filesystem needs CAP_SYS_RESOURCE, which this "
+                        "system denies (a container?); unmount it and undo again");
+    }
     if (!journal->mountPoint.empty() && journal->filesystemType == "ntfs") {
         return fail(ErrorCode::Busy, journal->partitionPath + " is mounted at " +
                                          journal->mountPoint + ": unmount it to grow NTFS");
@@ -161,14 +196,12 @@ Expected<Journal> SpareArea::undo(const std::string& devicePath, const StepObser
 
 Expected<Journal> SpareArea::recover(const std::string& devicePath, Recovery action,
                                      const StepObserver& observer) {
-    auto device = findDevice(devicePath);
-    if (!device) {
-        return std::unexpected(device.error());
+    auto found = driveAndJournal(devicePath);
+    if (!found) {
+        return std::unexpected(found.error());
     }
-    auto last = journalFor(*device);
-    if (!last) {
-        return std::unexpected(last.error());
-    }
+    const auto* device = &found->device;
+    const auto* last = &found->journal;
     if (!*last || !(*last)->pending()) {
         return fail(ErrorCode::NotFound,
                     "no interrupted spare-area change of " + devicePath + " to recover");

@@ -18,10 +18,13 @@ struct SpareAreaStatus {
     device::Device device;
     std::optional<FilesystemUsage> usage; // of the last partition's filesystem
     std::string usageError;               // why usage is missing
+    // When the last partition's ext filesystem is mounted: the processes holding it, which
+    // keep it from being unmounted for a shrink.
+    std::vector<std::string> mountUsers;
     std::optional<Journal> journal;       // pending (recovery offered) or the last one done
 };
 
-// {device, usage, usage_error, journal}: the op.inspect result.
+// {device, usage, usage_error, mount_users, journal}: the op.inspect result.
 Json toJson(const SpareAreaStatus& status);
 
 enum class Recovery { Finish, RollBack };
@@ -31,16 +34,20 @@ enum class Recovery { Finish, RollBack };
 // everything but planning.
 class SpareArea {
 public:
+    // procRoot: where processes holding a mounted filesystem are looked for.
     SpareArea(device::Discovery discovery, ProcessRunner& runner, DiskEditor& editor,
-              JournalStore store);
+              JournalStore store, std::filesystem::path procRoot = "/proc");
 
     Expected<SpareAreaStatus> inspect(const std::string& devicePath);
     // Plans sparePercent for the device and carries the plan out. `confirmedPartition`, when
     // not empty, must name the partition the plan changes (what the user confirmed).
+    // unmountAndRemount: a mounted ext filesystem is unmounted for the shrink and mounted again
+    // where and as it was (refused while anything holds it open).
     // Errors: Busy when a journal is pending (recover first), Unsupported/NoSpace/Busy with
     // the plan's reasons when it cannot be done.
     Expected<Journal> apply(const std::string& devicePath, double sparePercent,
-                            const std::string& confirmedPartition, const StepObserver& observer);
+                            const std::string& confirmedPartition, const StepObserver& observer,
+                            bool unmountAndRemount = false);
     // Grows back what the last completed apply shrank.
     Expected<Journal> undo(const std::string& devicePath, const StepObserver& observer);
     // Finishes or rolls back an interrupted operation.
@@ -50,12 +57,19 @@ public:
 private:
     Expected<device::Device> findDevice(const std::string& devicePath) const;
     Expected<std::optional<Journal>> journalFor(const device::Device& device) const;
+    struct DriveJournal {
+        device::Device device;
+        std::optional<Journal> journal;
+    };
+    // The drive as discovered now and its last journal.
+    Expected<DriveJournal> driveAndJournal(const std::string& devicePath) const;
 
     device::Discovery m_discovery;
     ProcessRunner& m_runner;
     DiskEditor& m_editor;
     FilesystemTool m_filesystems;
     JournalStore m_store;
+    std::filesystem::path m_procRoot;
 };
 
 } // namespace ssdk::overprovision

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <memory>
+#include <optional>
+#include <string_view>
 
 namespace ssdk::smart {
 
@@ -82,8 +84,45 @@ std::string prettyText(const SkSmartAttributeParsedData& attribute) {
     }
 }
 
+// What one pass over the attributes gathers. The derived values are what libatasmart's
+// sk_disk_smart_get_power_on/_power_cycle/_temperature return (the largest value among the
+// attributes they consider), worked out here because each of those getters parses every
+// attribute again and compiles libatasmart's quirk regexes each time: four times the work of
+// one parse, which made the blob fuzz target crawl.
+struct AttributeCollector {
+    SmartReport* report = nullptr;
+    std::optional<std::uint64_t> powerOnMs, powerCycles, temperatureMk;
+};
+
+void keepLargest(std::optional<std::uint64_t>& kept, std::uint64_t value) {
+    if (!kept || value > *kept) {
+        kept = value;
+    }
+}
+
+void deriveFromAttribute(const SkSmartAttributeParsedData& parsed, AttributeCollector& collector) {
+    if (parsed.name == nullptr) {
+        return;
+    }
+    const std::string_view name = parsed.name;
+    if (parsed.pretty_unit == SK_SMART_ATTRIBUTE_UNIT_MSECONDS &&
+        (name == "power-on-minutes" || name == "power-on-seconds" ||
+         name == "power-on-seconds-2" || name == "power-on-half-minutes" ||
+         name == "power-on-hours")) {
+        keepLargest(collector.powerOnMs, parsed.pretty_value);
+    } else if (parsed.pretty_unit == SK_SMART_ATTRIBUTE_UNIT_NONE && name == "power-cycle-count") {
+        keepLargest(collector.powerCycles, parsed.pretty_value);
+    } else if (parsed.pretty_unit == SK_SMART_ATTRIBUTE_UNIT_MKELVIN &&
+               (name == "temperature-centi-celsius" || name == "temperature-celsius" ||
+                name == "temperature-celsius-2" || name == "airflow-temperature-celsius")) {
+        keepLargest(collector.temperatureMk, parsed.pretty_value);
+    }
+}
+
 void collectAttribute(SkDisk* /*disk*/, const SkSmartAttributeParsedData* parsed, void* userdata) {
-    auto* report = static_cast<SmartReport*>(userdata);
+    auto& collector = *static_cast<AttributeCollector*>(userdata);
+    deriveFromAttribute(*parsed, collector);
+    auto* report = collector.report;
     AtaAttribute attribute;
     attribute.id = parsed->id;
     attribute.name =
@@ -263,18 +302,17 @@ Expected<SmartReport> parseAtasmartBlob(std::span<const std::uint8_t> blob) {
         report.warnings.push_back("the blob has no SMART threshold section (SMTH): attributes "
                                   "cannot be judged against thresholds");
     }
-    if (sk_disk_smart_parse_attributes(disk.get(), collectAttribute, &report) < 0) {
+    AttributeCollector collector{&report, {}, {}, {}};
+    if (sk_disk_smart_parse_attributes(disk.get(), collectAttribute, &collector) < 0) {
         return fail(ErrorCode::Parse, fmt::format("libatasmart could not parse attributes: {}",
                                                   std::strerror(errno)));
     }
-    std::uint64_t value = 0;
-    if (sk_disk_smart_get_power_on(disk.get(), &value) >= 0) {
-        report.powerOnHours = value / 3'600'000;
+    if (collector.powerOnMs) {
+        report.powerOnHours = *collector.powerOnMs / 3'600'000;
     }
-    if (sk_disk_smart_get_power_cycle(disk.get(), &value) >= 0) {
-        report.powerCycles = value;
-    }
-    if (sk_disk_smart_get_temperature(disk.get(), &value) >= 0) {
+    report.powerCycles = collector.powerCycles;
+    if (collector.temperatureMk) {
+        const std::uint64_t value = *collector.temperatureMk;
         const double celsius = (static_cast<double>(value) - 273150.0) / 1000.0;
         if (celsius > 0.0 && celsius <= 200.0) {
             report.temperatureC = static_cast<int>(std::lround(celsius));

@@ -98,6 +98,11 @@ ErrorLogCount errorLogCount(const SmartReport& report) {
     return {};
 }
 
+std::string since(const AssessmentOptions& options) {
+    return options.previousReadAt.empty() ? std::string("the last report")
+                                          : options.previousReadAt;
+}
+
 } // namespace
 
 std::string_view toString(Verdict verdict) {
@@ -310,9 +315,9 @@ Assessment assessHealth(const SmartReport& report, const AssessmentOptions& opti
         const AtaAttribute* before = options.previous ? options.previous->attribute(199) : nullptr;
         if (before != nullptr && count > rawCount(*before)) {
             add("interface-crc-errors-growing",
-                fmt::format("Interface CRC errors grew from {} to {}: check the cable and "
-                            "connector (this is link trouble, not worn media).",
-                            rawCount(*before), count),
+                fmt::format("CRC errors grew by {} since {} (from {} to {}): check the cable "
+                            "and connector (this is link trouble, not worn media).",
+                            count - rawCount(*before), since(options), rawCount(*before), count),
                 Severity::Caution);
         } else if (count > 0) {
             add("interface-crc-errors",
@@ -395,8 +400,8 @@ Assessment assessHealth(const SmartReport& report, const AssessmentOptions& opti
         options.previous ? errorLogCount(*options.previous) : ErrorLogCount{};
     if (errors.known && before.known && errors.count > before.count) {
         add("error-log-grew",
-            fmt::format("The drive's error log grew from {} to {} entries.", before.count,
-                        errors.count),
+            fmt::format("{} new error-log entries since {} (from {} to {}).",
+                        errors.count - before.count, since(options), before.count, errors.count),
             Severity::Caution);
     } else if (errors.known && errors.count > 0) {
         add("error-log-entries",

@@ -59,6 +59,8 @@ struct AssessmentOptions {
     HealthThresholds thresholds;
     // An earlier report of the same drive, to notice error-log and CRC-count growth.
     const SmartReport* previous = nullptr;
+    // When `previous` was read, as people read it ("2026-11-22 13:05 UTC"); empty: unknown.
+    std::string previousReadAt;
     // Warnings from smartctl's drive database for this model and firmware (drivedb.h).
     std::vector<std::string> firmwareWarnings;
 };

@@ -138,7 +138,24 @@ Expected<DriveHealth> HealthService::evaluate(std::string deviceName, const RawR
         }
         return std::unexpected(report.error());
     }
-    return evaluate(std::move(deviceName), std::move(*report));
+    if (!m_history) {
+        return evaluate(std::move(deviceName), std::move(*report));
+    }
+    AssessmentOptions options;
+    options.firmwareWarnings = firmwareWarnings(report->model, report->firmware);
+    auto previous = m_history->load(*report);
+    if (!previous) {
+        log::get("smart")->warn("ignoring the earlier report: {}", previous.error().describe());
+    } else if (*previous) {
+        options.previous = &(*previous)->report;
+        options.previousReadAt = formatReportTime((*previous)->readAt);
+    }
+    DriveHealth health = makeDriveHealth(std::move(deviceName), *report, options);
+    if (auto recorded = m_history->record(*report, raw, std::chrono::system_clock::now());
+        !recorded) {
+        log::get("smart")->warn("could not keep the report: {}", recorded.error().describe());
+    }
+    return health;
 }
 
 Expected<DriveHealth> HealthService::read(const device::Device& device,

@@ -10,6 +10,7 @@
 #include "core/base/process_runner.h"
 #include "core/device/device.h"
 #include "core/smart/drivedb.h"
+#include "core/smart/health_history.h"
 #include "core/smart/health_json.h"
 #include "core/smart/smart_source.h"
 
@@ -33,7 +34,11 @@ public:
 
     // The raw output of one device. Unsupported means "no SMART" (with the reason).
     Expected<RawReport> capture(const device::Device& device, const ReadOptions& options = {});
-    // Parses raw output and judges it.
+    // Keeps each drive's earlier report there: evaluating raw output of a device then compares
+    // with it (error-log and CRC growth) and records the new one. Replays are not recorded.
+    void setHistory(std::optional<HealthHistory> history) { m_history = std::move(history); }
+
+    // Parses raw output of a device and judges it (against its history when set).
     Expected<DriveHealth> evaluate(std::string deviceName, const RawReport& raw);
     Expected<DriveHealth> evaluate(std::string deviceName, SmartReport report);
     // capture + evaluate. A device without SMART gives verdict unknown with reason "no-smart";
@@ -51,6 +56,7 @@ private:
     bool m_direct;
     std::mutex m_databaseMutex;
     std::optional<std::shared_ptr<const DriveDatabase>> m_database;
+    std::optional<HealthHistory> m_history;
 };
 
 } // namespace ssdk::smart

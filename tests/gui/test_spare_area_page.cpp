@@ -134,3 +134,37 @@ TEST_CASE("the spare area page offers to finish or roll back an interrupted chan
     CHECK(child<QPushButton>(page, "finish") != nullptr);
     CHECK_FALSE(child<QPushButton>(page, "apply")->isEnabled());
 }
+
+TEST_CASE("the spare area page offers to unmount a mounted ext4 for the shrink") {
+    test::application();
+    SpareAreaPage page(false);
+    page.show();
+    auto drive = spareDrive();
+    drive.partitions[0].mounts.push_back({"/mnt/data", "ext4", "rw,relatime"});
+    page.setDevice(&drive);
+    page.showInspection(inspection(Bytes::mib(200)));
+    REQUIRE(page.currentPlan());
+    CHECK_FALSE(page.currentPlan()->possible);
+    REQUIRE(page.unmountPlan());
+    CHECK(page.unmountPlan()->possible);
+    CHECK_FALSE(child<QPushButton>(page, "apply")->isVisibleTo(&page));
+    CHECK(child<QPushButton>(page, "unmountApply")->isVisibleTo(&page));
+    CHECK(child<QLabel>(page, "plan")->text().contains("can do it: nothing holds /mnt/data open"));
+    CHECK(page.unmountConfirmationText().contains("Unmount /dev/loop0p1 from /mnt/data"));
+    CHECK(page.unmountConfirmationText().contains("same options"));
+
+    // In use: refused with who holds it.
+    Json busy = inspection(Bytes::mib(200));
+    busy["mount_users"] = Json::array({"4242 (bash)"});
+    page.showInspection(busy);
+    REQUIRE(page.unmountPlan());
+    CHECK_FALSE(page.unmountPlan()->possible);
+    CHECK_FALSE(child<QPushButton>(page, "unmountApply")->isEnabled());
+    CHECK(child<QLabel>(page, "plan")->text().contains("4242 (bash)"));
+
+    // The system disk: no offer at all.
+    const auto nvme = test::nvmeSystemDisk();
+    page.setDevice(&nvme);
+    CHECK_FALSE(page.unmountPlan());
+    CHECK_FALSE(child<QPushButton>(page, "unmountApply")->isVisibleTo(&page));
+}

@@ -1,5 +1,5 @@
 // Test driver: one spare-area operation in a process of its own.
-//   op_driver STATE_DIR apply DEVICE PERCENT [KILL_AFTER_STEP]
+//   op_driver STATE_DIR apply|apply-unmount DEVICE PERCENT [KILL_AFTER_STEP]
 //   op_driver STATE_DIR finish|rollback|undo DEVICE
 // KILL_AFTER_STEP N: the process SIGKILLs itself right after step N (0-based) is recorded as
 // done, as a crash would. Prints the final journal as JSON; exit 1 with the error on stderr.
@@ -28,7 +28,8 @@ int main(int argc, char** argv) {
     const std::string action = argv[2];
     const std::string device = argv[3];
     std::optional<std::size_t> killAfter;
-    if (action == "apply" && argc > 5) {
+    const bool applying = action == "apply" || action == "apply-unmount";
+    if (applying && argc > 5) {
         killAfter = std::stoul(argv[5]);
     }
     const StepObserver observer = [killAfter](const StepEvent& event) {
@@ -43,8 +44,8 @@ int main(int argc, char** argv) {
     SpareArea spare(device::Discovery(root, device::makeSystemFsProber(root)), runner, editor,
                     JournalStore(stateDir));
     Expected<Journal> result = fail(ErrorCode::InvalidArgument, "unknown action " + action);
-    if (action == "apply" && argc > 4) {
-        result = spare.apply(device, std::stod(argv[4]), "", observer);
+    if (applying && argc > 4) {
+        result = spare.apply(device, std::stod(argv[4]), "", observer, action == "apply-unmount");
     } else if (action == "finish") {
         result = spare.recover(device, Recovery::Finish, observer);
     } else if (action == "rollback") {

@@ -227,6 +227,20 @@ inline std::uint64_t allocatedTotal(const std::filesystem::path& file) {
     return static_cast<std::uint64_t>(info.st_blocks) * 512;
 }
 
+// Whether this process may grow a mounted ext4 (EXT4_IOC_RESIZE_FS needs CAP_SYS_RESOURCE,
+// which containers often drop).
+inline bool canResizeExtOnline() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.starts_with("CapEff:")) {
+            const auto caps = std::stoull(line.substr(7), nullptr, 16);
+            return ((caps >> 24) & 1U) != 0; // CAP_SYS_RESOURCE
+        }
+    }
+    return false;
+}
+
 // The live device as discovery sees it.
 inline device::Device discover(const std::string& device) {
     const SysfsRoot root;

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include "core/overprovision/journal.h"
+#include "core/overprovision/mounts.h"
 #include "tests/integration/overprovision/op_lab.h"
 
 using namespace ssdk;
@@ -87,28 +88,89 @@ pid_t childNamed(pid_t parent, const std::string& name) {
     return found;
 }
 
+bool toolsFor(const std::string& fsType) {
+    if (fsType == "ntfs") {
+        return !findExecutable("ntfsresize").empty() && !findExecutable("mkfs.ntfs").empty() &&
+               !findExecutable("ntfs-3g").empty() && fs::exists("/dev/fuse");
+    }
+    if (fsType == "btrfs") {
+        return !findExecutable("btrfs").empty() && !findExecutable("mkfs.btrfs").empty();
+    }
+    return true;
+}
+
+void mountAt(const std::string& fsType, const std::string& partition, const fs::path& mnt) {
+    fs::create_directories(mnt);
+    auto mounted = mustRun(fsType == "ntfs"
+                               ? std::vector<std::string>{"ntfs-3g", partition, mnt.string()}
+                               : std::vector<std::string>{"mount", partition, mnt.string()});
+    INFO(mounted.standardError);
+    REQUIRE(mounted.exitCode == 0);
+}
+
+void unmountAt(const fs::path& mnt) {
+    auto result = mustRun({"umount", mnt.string()});
+    INFO(result.standardError);
+    REQUIRE(result.exitCode == 0);
+}
+
+// A lab drive filled with files of known checksums. btrfs stays mounted (it resizes only
+// online, 25 % full so its chunks can move); the others are unmounted between operations.
 struct Drive {
     const OpScratch& scratch;
+    std::string fsType;
     OpLabDrive lab;
     std::map<std::string, std::uint64_t> files;
     std::uint64_t originalSize = 0;
     fs::path mnt;
 
-    Drive(const OpScratch& s, const std::string& name)
+    Drive(const OpScratch& s, const std::string& name, const std::string& table = "gpt",
+          const std::string& type = "ext4")
         : scratch(s)
-        , lab(makeOpLab(name, Bytes::mib(256), "gpt", "ext4"))
-        , mnt(s.dir() / "mnt") {
-        MountGuard mount(lab.partition, mnt);
-        files = fillTo(mnt, 0.60);
-        mount.unmount();
+        , fsType(type)
+        , lab(makeOpLab(name, Bytes::mib(type == "btrfs" ? 512 : 256), table, type))
+        , mnt(s.dir() / ("mnt-" + name)) {
+        mountAt(fsType, lab.partition, mnt);
+        files = fillTo(mnt, fsType == "btrfs" ? 0.25 : 0.60);
+        if (!online()) {
+            unmountAt(mnt);
+        }
         originalSize = kernelPartitionSize(lab.device);
     }
+    ~Drive() {
+        if (online()) {
+            SystemProcessRunner runner;
+            (void)runner.run({.argv = {"umount", mnt.string()}});
+        }
+    }
+    Drive(const Drive&) = delete;
+    Drive& operator=(const Drive&) = delete;
 
-    // fsck-clean, mountable, every file intact.
+    bool online() const { return fsType == "btrfs"; }
+
+    // The filesystem's own check is clean, it mounts, and every file is intact.
     void checkIntact() const {
-        CHECK(fsckExit(lab.partition) == 0);
-        MountGuard mount(lab.partition, mnt);
+        if (fsType == "ext4") {
+            CHECK(fsckExit(lab.partition) == 0);
+        } else if (fsType == "ntfs") {
+            auto check =
+                mustRun({"ntfsresize", "--check", "--force", "--no-progress-bar", lab.partition});
+            INFO(check.standardOutput << check.standardError);
+            CHECK(check.exitCode == 0);
+        } else {
+            unmountAt(mnt);
+            auto check = mustRun({"btrfs", "check", "--readonly", lab.partition});
+            INFO(check.standardOutput << check.standardError);
+            CHECK(check.exitCode == 0);
+        }
+        if (online()) {
+            mountAt(fsType, lab.partition, mnt);
+            checkFiles(mnt, files);
+            return;
+        }
+        mountAt(fsType, lab.partition, mnt);
         checkFiles(mnt, files);
+        unmountAt(mnt);
     }
 };
 
@@ -136,6 +198,24 @@ void recoverAndCheck(Drive& drive, const std::string& action) {
     CHECK(kernelPartitionSize(drive.lab.device) == drive.originalSize);
 }
 
+// Kills an apply right after `step` is recorded as done and recovers with `action`.
+void killAndRecover(Drive& drive, const std::string& apply, std::size_t step,
+                    const std::string& action) {
+    INFO(drive.fsType << ": killed after step " << step << ", recovery: " << action);
+    auto killed = driver({drive.scratch.dir().string(), apply, drive.lab.device, "20",
+                          std::to_string(step)});
+    INFO(killed.standardError);
+    REQUIRE(killed.exitCode == 128 + SIGKILL);
+    auto journal = loadJournal(drive.scratch, drive.lab.drive.name);
+    REQUIRE(journal);
+    REQUIRE(journal->pending());
+    CHECK(journal->steps[step].state == StepState::Done);
+    if (step + 1 < journal->steps.size()) {
+        CHECK(journal->steps[step + 1].state == StepState::Pending);
+    }
+    recoverAndCheck(drive, action);
+}
+
 } // namespace
 
 TEST_CASE("a kill after every step of an apply is recovered without loss", "[overprovision]") {
@@ -144,25 +224,113 @@ TEST_CASE("a kill after every step of an apply is recovered without loss", "[ove
     const std::size_t steps = stepsFor(Direction::Shrink).size();
     for (std::size_t step = 0; step < steps; ++step) {
         for (const std::string action : {"finish", "rollback"}) {
-            INFO("killed after step " << step << ", recovery: " << action);
-            auto killed = driver(
-                {scratch.dir().string(), "apply", drive.lab.device, "20", std::to_string(step)});
-            INFO(killed.standardError);
-            REQUIRE(killed.exitCode == 128 + SIGKILL);
-            auto journal = loadJournal(scratch, drive.lab.drive.name);
-            REQUIRE(journal);
-            REQUIRE(journal->pending());
-            CHECK(journal->steps[step].state == StepState::Done);
-            if (step + 1 < steps) {
-                CHECK(journal->steps[step + 1].state == StepState::Pending);
+            if (step == 2) {
+                // A new apply is refused while a journal is pending.
+                auto killed = driver({scratch.dir().string(), "apply", drive.lab.device, "20",
+                                      std::to_string(step)});
+                REQUIRE(killed.exitCode == 128 + SIGKILL);
+                auto again = driver({scratch.dir().string(), "apply", drive.lab.device, "20"});
+                CHECK(again.exitCode == 1);
+                CHECK(again.standardError.find("pending") != std::string::npos);
+                recoverAndCheck(drive, action);
+                continue;
             }
-            // A new apply is refused while the journal is pending.
-            auto again = driver({scratch.dir().string(), "apply", drive.lab.device, "20"});
-            CHECK(again.exitCode == 1);
-            CHECK(again.standardError.find("pending") != std::string::npos);
-            recoverAndCheck(drive, action);
+            killAndRecover(drive, "apply", step, action);
         }
     }
+}
+
+// Short variants, one kill each (the GPT ext4 test above covers every step both ways): MBR ext4
+// killed after the filesystem shrank and finished, GPT NTFS killed after the partition shrank
+// and rolled back, GPT btrfs (mounted: it resizes online) killed after the partition shrank and
+// finished.
+TEST_CASE("kills on MBR ext4, NTFS and btrfs are recovered without loss", "[overprovision]") {
+    const OpScratch scratch;
+    struct Variant {
+        std::string table, type;
+        std::size_t step;
+        std::string action;
+    };
+    for (const auto& variant : std::vector<Variant>{{"dos", "ext4", 2, "finish"},
+                                                    {"gpt", "ntfs", 3, "rollback"},
+                                                    {"gpt", "btrfs", 3, "finish"}}) {
+        if (!toolsFor(variant.type)) {
+            WARN("tools for " << variant.type << " are not installed; skipped");
+            continue;
+        }
+        Drive drive(scratch, "op-kill-" + variant.table + "-" + variant.type, variant.table,
+                    variant.type);
+        killAndRecover(drive, "apply", variant.step, variant.action);
+    }
+}
+
+// The unmounting apply of a mounted ext4: killed while it is unmounted, recovery mounts it
+// again where and as it was, shrunk (finish) or as before (rollback).
+TEST_CASE("a kill while unmounted for the shrink is recovered and remounted", "[overprovision]") {
+    const OpScratch scratch;
+    Drive drive(scratch, "op-kill-unmount");
+    const fs::path mnt = drive.mnt;
+    // Mounted with options of its own, which the remount must keep.
+    fs::create_directories(mnt);
+    auto mounted =
+        mustRun({"mount", "-o", "noatime,nodev", drive.lab.partition, mnt.string()});
+    REQUIRE(mounted.exitCode == 0);
+    // Unmounted at the end even when a check fails, before the drive is detached.
+    struct UnmountAtExit {
+        fs::path mountPoint;
+        ~UnmountAtExit() {
+            SystemProcessRunner runner;
+            (void)runner.run({.argv = {"umount", mountPoint.string()}});
+        }
+    } unmountAtExit{mnt};
+    auto options = [&] {
+        std::ifstream in("/proc/self/mountinfo");
+        const std::string text((std::istreambuf_iterator<char>(in)), {});
+        auto entry = findMount(text, drive.lab.partition, mnt.string());
+        return entry ? entry->mountOptions : std::string("not mounted");
+    };
+    const std::string before = options();
+    CHECK(before.find("noatime") != std::string::npos);
+    for (const auto& [step, action] :
+         std::vector<std::pair<std::size_t, std::string>>{{1, "finish"}, {4, "rollback"}}) {
+        INFO("killed after step " << step << ", recovery: " << action);
+        auto killed = driver({scratch.dir().string(), "apply-unmount", drive.lab.device, "20",
+                              std::to_string(step)});
+        INFO(killed.standardError);
+        REQUIRE(killed.exitCode == 128 + SIGKILL);
+        auto journal = loadJournal(scratch, drive.lab.drive.name);
+        REQUIRE(journal);
+        REQUIRE(journal->pending());
+        CHECK(journal->steps[1].name == "unmount");
+        CHECK(options() == "not mounted");
+        auto recovered = driver({scratch.dir().string(), action, drive.lab.device});
+        INFO(recovered.standardOutput << recovered.standardError);
+        REQUIRE(recovered.exitCode == 0);
+        CHECK(options() == before);
+        checkFiles(mnt, drive.files);
+        if (action == "finish") {
+            CHECK(kernelPartitionSize(drive.lab.device) < drive.originalSize);
+            // Undo grows it back online, mounted, where this process may resize ext4 online;
+            // else unmounted, and mounted again as before.
+            const bool online = canResizeExtOnline();
+            if (!online) {
+                WARN("no CAP_SYS_RESOURCE: ext4 cannot grow mounted here; undo unmounted");
+                unmountAt(mnt);
+            }
+            auto undone = driver({scratch.dir().string(), "undo", drive.lab.device});
+            INFO(undone.standardError);
+            REQUIRE(undone.exitCode == 0);
+            if (!online) {
+                REQUIRE(mustRun({"mount", "-o", "noatime,nodev", drive.lab.partition,
+                                 mnt.string()})
+                            .exitCode == 0);
+            }
+        }
+        CHECK(kernelPartitionSize(drive.lab.device) == drive.originalSize);
+    }
+    unmountAt(mnt);
+    drive.checkIntact();
+    CHECK(options() == "not mounted");
 }
 
 TEST_CASE("a kill in the middle of resize2fs is recovered without loss", "[overprovision]") {

@@ -1,6 +1,7 @@
 // Spare area on real lab drives (root): apply 20 % on GPT and MBR drives filled to 60 % with
 // files of known checksums, check the partition, the filesystem, the discarded range of the
 // sparse image and every file; undo; and the refusals.
+#include "core/overprovision/mounts.h"
 #include "core/overprovision/spare_area.h"
 #include "tests/integration/overprovision/op_lab.h"
 #include "tests/support/run_tool.h"
@@ -266,4 +267,90 @@ TEST_CASE("the disk holding / is refused (planned from live sysfs, no tool run o
     // The helper refuses it before planning.
     auto cli = runCtl({"--json", "op", "apply", system->path, "--spare", "20", "--yes"});
     CHECK(cli.exitCode == 1);
+}
+
+TEST_CASE("a mounted ext4: unmount, shrink and remount through ssdkeeperctl and the helper",
+          "[overprovision]") {
+    const OpScratch scratch;
+    const auto lab = makeOpLab("op-remount", Bytes::mib(256), "gpt", "ext4");
+    const fs::path mnt = scratch.dir() / "mnt";
+    fs::create_directories(mnt);
+    auto mounted = mustRun({"mount", "-o", "noatime,nosuid", lab.partition, mnt.string()});
+    REQUIRE(mounted.exitCode == 0);
+    struct UnmountAtExit {
+        fs::path mountPoint;
+        ~UnmountAtExit() {
+            SystemProcessRunner runner;
+            (void)runner.run({.argv = {"umount", mountPoint.string()}});
+        }
+    } unmountAtExit{mnt};
+    const auto files = fillTo(mnt, 0.60);
+    auto mountOptions = [&] {
+        std::ifstream in("/proc/self/mountinfo");
+        const std::string text((std::istreambuf_iterator<char>(in)), {});
+        auto entry = findMount(text, lab.partition, mnt.string());
+        return entry ? remountOptions(*entry) : std::string("not mounted");
+    };
+    const std::string optionsBefore = mountOptions();
+    const std::uint64_t oldSize = kernelPartitionSize(lab.device);
+
+    {
+        // In use (this process holds a file open): refused, naming the holder; nothing changes.
+        std::ifstream held(mnt / files.begin()->first);
+        REQUIRE(held);
+        auto plan = runCtl({"--json", "op", "plan", lab.device, "--spare", "20", "--unmount"});
+        INFO(plan.standardOutput << plan.standardError);
+        REQUIRE(plan.exitCode == 0);
+        const Json planned = stdoutJson(plan)["plan"];
+        CHECK(planned["possible"] == false);
+        CHECK(planned["unmount_offered"] == true);
+        CHECK(planned["refusals"].dump().find("is in use") != std::string::npos);
+        CHECK(planned["refusals"].dump().find(std::to_string(::getpid())) != std::string::npos);
+        auto refused =
+            runCtl({"--json", "op", "apply", lab.device, "--spare", "20", "--unmount", "--yes"});
+        CHECK(refused.exitCode == 1);
+        CHECK(refused.standardOutput.find("is in use") != std::string::npos);
+        CHECK(kernelPartitionSize(lab.device) == oldSize);
+        CHECK(mountOptions() == optionsBefore);
+    }
+
+    auto applied =
+        runCtl({"--json", "op", "apply", lab.device, "--spare", "20", "--unmount", "--yes"});
+    INFO(applied.standardOutput << applied.standardError);
+    REQUIRE(applied.exitCode == 0);
+    const Json journal = stdoutJson(applied)["journal"];
+    CHECK(journal["phase"] == "completed");
+    CHECK(journal["remount_point"] == mnt.string());
+    CHECK(journal["steps"].front()["name"] == "backup-table");
+    CHECK(journal["steps"][1]["name"] == "unmount");
+    CHECK(journal["steps"].back()["name"] == "remount");
+    const std::uint64_t newSize = kernelPartitionSize(lab.device);
+    CHECK(newSize < oldSize);
+    CHECK(newSize == journal["to_partition_size"].get<std::uint64_t>());
+    // Mounted again at the same place with the same options; every file intact.
+    CHECK(mountOptions() == optionsBefore);
+    CHECK(optionsBefore.find("noatime") != std::string::npos);
+    checkFiles(mnt, files);
+    WARN("unmount, shrink and remount: " << oldSize << " -> " << newSize << " bytes, options "
+                                         << optionsBefore);
+
+    // Undo grows it back while mounted where ext4 may be resized online; else it says why and
+    // grows it unmounted.
+    if (!canResizeExtOnline()) {
+        auto refused = runCtl({"--json", "op", "undo", lab.device, "--yes"});
+        CHECK(refused.exitCode == 1);
+        CHECK(refused.standardOutput.find("CAP_SYS_RESOURCE") != std::string::npos);
+        WARN("no CAP_SYS_RESOURCE: ext4 cannot grow mounted here; undo unmounted");
+        unmountFs(mnt);
+    }
+    auto undone = runCtl({"--json", "op", "undo", lab.device, "--yes"});
+    INFO(undone.standardOutput << undone.standardError);
+    REQUIRE(undone.exitCode == 0);
+    CHECK(kernelPartitionSize(lab.device) == oldSize);
+    if (!canResizeExtOnline()) {
+        mountFs("ext4", lab.partition, mnt);
+    }
+    checkFiles(mnt, files);
+    unmountFs(mnt);
+    CHECK(fsckExit(lab.partition) == 0);
 }

@@ -162,6 +162,26 @@ TEST_CASE("pkexec refusing or missing gives PermissionDenied or ToolMissing", "[
         REQUIRE(result);
         CHECK((*result)["echo"] == "ping");
     }
+    SECTION("the argv is exactly pkexec and the helper's absolute path, found on PATH") {
+        const fs::path record = scripts.dir() / "argv";
+        scripts.write("pkexec", "printf '%s\\n' \"$0\" \"$#\" \"$@\" > '" + record.string() +
+                                    "'\nexec \"$1\"\n");
+        const ScopedEnv path("PATH", scripts.dir().string() + ":/usr/bin:/bin");
+        const fs::path cwd = fs::current_path();
+        fs::current_path(scripts.dir());
+        HelperClient client({"helper", true}); // relative: pkexec needs it absolute
+        auto result = client.call("ping", Json::object());
+        fs::current_path(cwd);
+        REQUIRE(result);
+        std::ifstream in(record);
+        std::string argv0, count, argv1;
+        std::getline(in, argv0);
+        std::getline(in, count);
+        std::getline(in, argv1);
+        CHECK(argv0 == (scripts.dir() / "pkexec").string());
+        CHECK(count == "1");
+        CHECK(argv1 == helper.string());
+    }
     SECTION("not installed") {
         const ScopedEnv path("PATH", (scripts.dir() / "empty").string());
         HelperClient client({helper, true});

@@ -1,5 +1,7 @@
 // Every shared fixture loads; identity and the "bad" verdict match what each file itself says.
 #include <catch2/catch.hpp>
+#include <atasmart.h>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <regex>
 
@@ -130,4 +132,40 @@ TEST_CASE("every shared libatasmart blob loads as skdump --load shows it") {
         bad += assessment.verdict == Verdict::Bad ? 1 : 0;
     }
     CHECK(bad >= 1); // ST9100821AS--3.CME has start-stop-count at its threshold now
+}
+
+// The parser works out power-on time, power cycles and temperature in its one pass over the
+// attributes; libatasmart's own getters (each a further pass) are the reference.
+TEST_CASE("blob power-on, power cycles and temperature equal libatasmart's getters") {
+    for (const auto& blob : filesIn(sharedFixtures() / "atasmart")) {
+        INFO(blob.filename().string());
+        const auto bytes = readBytes(blob);
+        auto report = parseAtasmartBlob(bytes);
+        REQUIRE(report);
+        SkDisk* raw = nullptr;
+        REQUIRE(sk_disk_open(nullptr, &raw) >= 0);
+        REQUIRE(sk_disk_set_blob(raw, bytes.data(), bytes.size()) >= 0);
+        const SkSmartParsedData* data = nullptr;
+        REQUIRE(sk_disk_smart_read_data(raw) >= 0);
+        REQUIRE(sk_disk_smart_parse(raw, &data) >= 0);
+        std::uint64_t value = 0;
+        if (sk_disk_smart_get_power_on(raw, &value) >= 0) {
+            CHECK(report->powerOnHours == value / 3'600'000);
+        } else {
+            CHECK_FALSE(report->powerOnHours);
+        }
+        if (sk_disk_smart_get_power_cycle(raw, &value) >= 0) {
+            CHECK(report->powerCycles == value);
+        } else {
+            CHECK_FALSE(report->powerCycles);
+        }
+        if (sk_disk_smart_get_temperature(raw, &value) >= 0) {
+            REQUIRE(report->temperatureC);
+            CHECK(*report->temperatureC ==
+                  static_cast<int>(std::lround((static_cast<double>(value) - 273150.0) / 1000.0)));
+        } else {
+            CHECK_FALSE(report->temperatureC);
+        }
+        sk_disk_free(raw);
+    }
 }
