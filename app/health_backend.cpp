@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include "core/firmware/known_issues.h"
 #include "core/lab/lab.h"
 #include "core/rpc/client.h"
 #include "core/smart/report_loader.h"
@@ -14,6 +15,7 @@ SystemHealthBackend::SystemHealthBackend()
           [this](const std::string& verb, const Json& args) { return helper().call(verb, args); },
           ::geteuid() == 0) {
     m_service.setHistory(smart::HealthHistory(lab::userStateDirectory()));
+    m_service.setFirmwareAdvisor(firmware::catalogAdvisor());
 }
 
 SystemHealthBackend::~SystemHealthBackend() = default;

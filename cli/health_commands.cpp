@@ -10,6 +10,7 @@
 #include "cli/metrics_http.h"
 #include "core/base/log.h"
 #include "core/base/system_process_runner.h"
+#include "core/firmware/known_issues.h"
 #include "core/lab/lab.h"
 #include "core/rpc/client.h"
 #include "core/smart/health_service.h"
@@ -33,6 +34,7 @@ public:
               },
               ::geteuid() == 0) {
         m_service.setHistory(smart::HealthHistory(lab::userStateDirectory()));
+        m_service.setFirmwareAdvisor(firmware::catalogAdvisor());
     }
 
     smart::HealthService& service() { return m_service; }

@@ -3,8 +3,11 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <fstream>
+#include <memory>
+#include <mutex>
 #include <sstream>
 
+#include "core/base/log.h"
 #include "core/smart/drivedb.h"
 
 #ifndef SSDK_FIRMWARE_CATALOG_INSTALL_PATH
@@ -140,6 +143,30 @@ std::vector<Finding> findKnownIssues(const KnownIssueCatalog& catalog,
         }
     }
     return findings;
+}
+
+std::function<std::vector<std::string>(const std::string&, const std::string&)>
+catalogAdvisor() {
+    struct Loaded {
+        std::once_flag once;
+        std::optional<KnownIssueCatalog> catalog;
+    };
+    auto loaded = std::make_shared<Loaded>();
+    return [loaded](const std::string& model, const std::string& firmware) {
+        std::call_once(loaded->once, [&] {
+            auto catalog = KnownIssueCatalog::load(defaultCatalogPath());
+            if (catalog) {
+                loaded->catalog = std::move(*catalog);
+            } else {
+                log::get("firmware")->warn("no known firmware problems from the catalog: {}",
+                                           catalog.error().describe());
+            }
+        });
+        if (!loaded->catalog) {
+            return std::vector<std::string>{};
+        }
+        return healthReasons(loaded->catalog->match(model, firmware));
+    };
 }
 
 std::vector<std::string> healthReasons(const std::vector<Finding>& findings) {

@@ -4,6 +4,7 @@
 // source) plus the firmware warnings of smartctl's drive database (drivedb.h).
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <regex>
 #include <string>
@@ -60,6 +61,12 @@ std::filesystem::path defaultCatalogPath();
 std::vector<Finding> findKnownIssues(const KnownIssueCatalog& catalog,
                                      const smart::DriveDatabase* db, const std::string& model,
                                      const std::string& firmware);
+
+// Known problems from the catalog at defaultCatalogPath() (loaded on the first call; when it
+// cannot be loaded a warning goes to the log once and nothing is reported), as health
+// reasons: what smart::HealthService::setFirmwareAdvisor takes. Thread-safe.
+std::function<std::vector<std::string>(const std::string& model, const std::string& firmware)>
+catalogAdvisor();
 
 // The findings as health reasons ("Known firmware problem: …; fixed in X").
 std::vector<std::string> healthReasons(const std::vector<Finding>& findings);

@@ -438,6 +438,9 @@ Assessment assessHealth(const SmartReport& report, const AssessmentOptions& opti
         add("firmware-warning", "Known firmware issue (smartctl drive database): " + warning,
             Severity::Caution);
     }
+    for (const auto& problem : options.knownFirmwareProblems) {
+        add("firmware-known-problem", problem, Severity::Caution);
+    }
 
     std::stable_sort(
         assessment.reasons.begin(), assessment.reasons.end(),

@@ -63,6 +63,8 @@ struct AssessmentOptions {
     std::string previousReadAt;
     // Warnings from smartctl's drive database for this model and firmware (drivedb.h).
     std::vector<std::string> firmwareWarnings;
+    // Known firmware problems from SSD Keeper's own catalog, as sentences (core/firmware).
+    std::vector<std::string> knownFirmwareProblems;
 };
 
 // Judges a report: pure, no I/O. Unknown when the source read no SMART data at all.

@@ -124,9 +124,17 @@ std::vector<std::string> HealthService::firmwareWarnings(const std::string& mode
     return database->firmwareWarnings(model, firmware);
 }
 
-Expected<DriveHealth> HealthService::evaluate(std::string deviceName, SmartReport report) {
+AssessmentOptions HealthService::optionsFor(const SmartReport& report) {
     AssessmentOptions options;
     options.firmwareWarnings = firmwareWarnings(report.model, report.firmware);
+    if (m_advisor && !report.model.empty()) {
+        options.knownFirmwareProblems = m_advisor(report.model, report.firmware);
+    }
+    return options;
+}
+
+Expected<DriveHealth> HealthService::evaluate(std::string deviceName, SmartReport report) {
+    const AssessmentOptions options = optionsFor(report);
     return makeDriveHealth(std::move(deviceName), std::move(report), options);
 }
 
@@ -141,8 +149,7 @@ Expected<DriveHealth> HealthService::evaluate(std::string deviceName, const RawR
     if (!m_history) {
         return evaluate(std::move(deviceName), std::move(*report));
     }
-    AssessmentOptions options;
-    options.firmwareWarnings = firmwareWarnings(report->model, report->firmware);
+    AssessmentOptions options = optionsFor(*report);
     auto previous = m_history->load(*report);
     if (!previous) {
         log::get("smart")->warn("ignoring the earlier report: {}", previous.error().describe());

@@ -20,6 +20,11 @@ namespace ssdk::smart {
 // tests pass a fake.
 using HelperCall = std::function<Expected<Json>(const std::string& verb, const Json& args)>;
 
+// Known firmware problems for a model and firmware revision, as sentences. core/firmware's
+// catalog provides one (core/smart cannot depend on it: firmware builds on smart).
+using FirmwareAdvisor =
+    std::function<std::vector<std::string>(const std::string& model, const std::string& firmware)>;
+
 // {"format": "smartctl-json"|"atasmart-blob", "data": text or lowercase hex}: how the helper's
 // smart.read verb hands raw output to the unprivileged side, which parses it.
 Json toJson(const RawReport& raw);
@@ -37,6 +42,8 @@ public:
     // Keeps each drive's earlier report there: evaluating raw output of a device then compares
     // with it (error-log and CRC growth) and records the new one. Replays are not recorded.
     void setHistory(std::optional<HealthHistory> history) { m_history = std::move(history); }
+    // Adds the advisor's known firmware problems to every assessment.
+    void setFirmwareAdvisor(FirmwareAdvisor advisor) { m_advisor = std::move(advisor); }
 
     // Parses raw output of a device and judges it (against its history when set).
     Expected<DriveHealth> evaluate(std::string deviceName, const RawReport& raw);
@@ -57,6 +64,9 @@ private:
     std::mutex m_databaseMutex;
     std::optional<std::shared_ptr<const DriveDatabase>> m_database;
     std::optional<HealthHistory> m_history;
+    FirmwareAdvisor m_advisor;
+
+    AssessmentOptions optionsFor(const SmartReport& report);
 };
 
 } // namespace ssdk::smart

@@ -1,12 +1,16 @@
 // The known-issues catalog: the shipped file parses, a shared fixture of a drive with a known
 // problem (Intel SSD 320 on 4PC10302, the "8MB bug") is flagged, the other fixtures are not,
 // and smartctl's drive database warnings join the catalog's.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 
+#include "core/base/replay_process_runner.h"
 #include "core/firmware/known_issues.h"
 #include "core/smart/atasmart_parser.h"
 #include "core/smart/drivedb.h"
+#include "core/smart/health_service.h"
 #include "core/smart/smartctl_parser.h"
 #include "tests/unit/firmware/firmware_test_support.h"
 
@@ -132,4 +136,39 @@ TEST_CASE("malformed catalogs are refused with the reason") {
     CHECK_THAT(notUrl.error().message(), Catch::Contains("URL"));
     CHECK(KnownIssueCatalog::load("/nonexistent/known-issues.json").error().code() ==
           ErrorCode::NotFound);
+}
+
+TEST_CASE("a catalogued firmware problem becomes a health reason of the drive") {
+    ::setenv("SSDK_FIRMWARE_CATALOG", SSDK_FIRMWARE_CATALOG_FILE, 1);
+    const std::string blob = readFile(kShared / "atasmart" / "INTEL_SSDSA2CW120G3--4PC10302");
+    auto report =
+        smart::parseAtasmartBlob({reinterpret_cast<const std::uint8_t*>(blob.data()), blob.size()});
+    REQUIRE(report);
+    ReplayProcessRunner runner;
+    smart::HealthService service(runner, {}, true);
+
+    auto reasonCodes = [&](const smart::SmartReport& assessed) {
+        auto health = service.evaluate("/dev/sdx", assessed);
+        REQUIRE(health);
+        std::vector<std::string> codes;
+        for (const auto& reason : health->assessment.reasons) {
+            codes.push_back(reason.code);
+            if (reason.code == "firmware-known-problem") {
+                CHECK(reason.severity == smart::Severity::Caution);
+                CHECK_THAT(reason.message, Catch::Contains("fixed in firmware 4PC10362"));
+                CHECK(health->assessment.verdict != smart::Verdict::Good);
+            }
+        }
+        return codes;
+    };
+    const auto has = [](const std::vector<std::string>& codes, const char* code) {
+        return std::find(codes.begin(), codes.end(), code) != codes.end();
+    };
+    CHECK_FALSE(has(reasonCodes(*report), "firmware-known-problem"));
+    service.setFirmwareAdvisor(catalogAdvisor());
+    CHECK(has(reasonCodes(*report), "firmware-known-problem"));
+    smart::SmartReport fixed = *report;
+    fixed.firmware = "4PC10362";
+    CHECK_FALSE(has(reasonCodes(fixed), "firmware-known-problem"));
+    ::unsetenv("SSDK_FIRMWARE_CATALOG");
 }
