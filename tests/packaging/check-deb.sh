@@ -14,6 +14,8 @@ echo "built $(basename "$deb") ($(du -h "$deb" | cut -f1))"
 dpkg-deb -c "$deb" | awk '{print $6}' | sed 's#^\./#/#' > "$work/files"
 for expected in /usr/bin/ssdkeeper /usr/bin/ssdkeeperctl \
     /usr/libexec/ssdkeeper/ssdkeeper-helper \
+    /usr/libexec/ssdkeeper/ssdkeeper-cached \
+    /usr/share/ssdkeeper/firmware/known-issues.json \
     /usr/share/applications/io.github.ssdkeeper.SSDKeeper.desktop \
     /usr/share/icons/hicolor/scalable/apps/io.github.ssdkeeper.SSDKeeper.svg \
     /usr/share/metainfo/io.github.ssdkeeper.SSDKeeper.metainfo.xml \
@@ -34,5 +36,7 @@ if command -v desktop-file-validate >/dev/null; then
   desktop-file-validate "$work/root/usr/share/applications/io.github.ssdkeeper.SSDKeeper.desktop"
 fi
 "$work/root/usr/bin/ssdkeeperctl" list >/dev/null
+jq -e '.issues | length >= 5' "$work/root/usr/share/ssdkeeper/firmware/known-issues.json" \
+  >/dev/null || { echo "the installed firmware catalog is not a catalog"; exit 1; }
 "$work/root/usr/bin/ssdkeeperctl" --version
 echo "package OK: $(wc -l < "$work/files") entries; Depends: $depends"
