@@ -481,11 +481,13 @@ void SpareAreaPage::helperFinished(const QString& verb, const HelperCaller::Outc
     if (outcome.ok) {
         showFraction(m_progress, 1.0);
         const Json& journal = outcome.result["journal"];
-        m_status->setText(
-            tr("Done: %1 of %2 is now %3.")
-                .arg(verb == QStringLiteral("op.undo") ? tr("undo") : tr("change"))
-                .arg(toQString(journal.value("partition", std::string())))
-                .arg(iec(Bytes(journal.value("to_partition_size", std::uint64_t{0})))));
+        const QString partition = toQString(journal.value("partition", std::string()));
+        const QString size = iec(Bytes(journal.value("to_partition_size", std::uint64_t{0})));
+        m_status->setText(verb == QStringLiteral("op.undo")
+                              ? tr("Undone: %1 is back to %2.").arg(partition, size)
+                              : tr("Done: %1 is now %2; the space freed at the end is spare "
+                                   "area and was trimmed.")
+                                    .arg(partition, size));
     } else {
         m_status->setText(tr("Failed: %1").arg(outcome.error));
         QMessageBox::warning(this, tr("Spare area"), outcome.error);
