@@ -1,5 +1,8 @@
 #include "tests/gui/gui_support.h"
 
+#include <QThreadPool>
+#include <cstdlib>
+
 #include "app/theme.h"
 #include "core/base/log.h"
 
@@ -32,6 +35,10 @@ QApplication& application() {
         previousHandler = qInstallMessageHandler(quietMessageHandler);
         auto* created = new QApplication(argc, argv);
         applyTheme(*created);
+        // The application is never destroyed, so Qt does not wait for its pool threads: a
+        // helper call still running at exit would use spdlog and Qt after their statics are
+        // gone. Registered after log::setup, this runs before those destructors.
+        std::atexit([] { QThreadPool::globalInstance()->waitForDone(); });
         return created;
     }();
     return *app;
