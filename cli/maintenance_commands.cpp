@@ -233,11 +233,37 @@ struct EraseArgs {
     std::string confirm;
     std::string certificate;
     bool list = false;
+    bool unfreeze = false;
     bool yes = false;
 };
 
+// Suspends the machine for 5 s so a security-frozen ATA drive unfreezes; erases nothing.
+int runUnfreeze(const CliContext& context, rpc::HelperClient& helper, const EraseArgs& args) {
+    auto result = helper.call("erase.unfreeze", Json{{"device", args.device}},
+                              progressPrinter(context));
+    if (!result) {
+        return reportError(context,
+                           Error(result.error()).addContext("unfreezing " + args.device));
+    }
+    if (context.json) {
+        printJson(*result);
+    } else if (!result->value("suspended", false)) {
+        std::cout << args.device << " is not frozen: nothing to do.\n";
+    } else if (result->value("frozen", true)) {
+        std::cout << args.device
+                  << " is still frozen after the suspend: hot-plug the drive (unplug its data "
+                     "and power cable while the machine runs, plug it back) and try again.\n";
+    } else {
+        std::cout << args.device << " is no longer frozen: the ATA erase methods can run now.\n";
+    }
+    return kExitOk;
+}
+
 int runErase(const CliContext& context, const EraseArgs& args) {
     rpc::HelperClient helper;
+    if (args.unfreeze) {
+        return runUnfreeze(context, helper, args);
+    }
     auto probe = helper.call("erase.probe", Json{{"device", args.device}});
     if (!probe) {
         return reportError(
@@ -384,6 +410,9 @@ void addMaintenanceCommands(CLI::App& app, CliContext& context, Commands& comman
     eraseCmd->add_flag("--list", erase->list,
                        "Only list the methods and why each is or is not "
                        "available");
+    eraseCmd->add_flag("--unfreeze", erase->unfreeze,
+                       "Only unfreeze a security-frozen ATA drive: suspend the machine for 5 s "
+                       "(rtcwake) so the drive loses power; erases nothing");
     eraseCmd->add_option("--confirm", erase->confirm,
                          "The drive's model, as the confirmation (asked for when omitted)");
     eraseCmd->add_option("--certificate", erase->certificate,

@@ -9,6 +9,7 @@
 #include "core/base/sysfs_root.h"
 #include "core/maintenance/erase/guards.h"
 #include "core/maintenance/erase/methods.h"
+#include "core/maintenance/erase/unfreeze.h"
 #include "core/maintenance/trim/audit.h"
 #include "core/maintenance/trim/format_verify.h"
 #include "core/maintenance/trim/fstrim.h"
@@ -298,6 +299,40 @@ Expected<Json> probeVerb(const erase::TransportFactory& transports, const Journa
     return json;
 }
 
+// Suspends the machine for a few seconds so a frozen ATA drive loses power and wakes up
+// unfrozen, then reads its security state again.
+Expected<Json> unfreezeVerb(ProcessRunner& runner, const erase::TransportFactory& transports,
+                            const Json& args, const VerbEvents& events) {
+    if (auto keys = requireOnlyKeys(args, {"device"}); !keys) {
+        return failed(keys);
+    }
+    auto device = wholeDiskArg(args);
+    if (!device) {
+        return failed(device);
+    }
+    const auto before = erase::probeCapabilities(*device, transports);
+    if (!before.ata) {
+        return fail(ErrorCode::InvalidArgument,
+                    device->path + " is not an ATA drive (or its IDENTIFY data cannot be read): "
+                                   "there is no security freeze to lift");
+    }
+    if (!before.ata->security.frozen) {
+        return Json{{"device", device->path}, {"suspended", false}, {"frozen", false}};
+    }
+    constexpr std::chrono::seconds kSleep{5};
+    progressEvent(events, -1, fmt::format("Suspending the machine for {} s…", kSleep.count()));
+    if (auto slept = erase::suspendBriefly(runner, SysfsRoot(), kSleep); !slept) {
+        return failed(slept);
+    }
+    const auto after = erase::probeCapabilities(*device, transports);
+    if (!after.ata) {
+        return fail(ErrorCode::Io, device->path + " did not answer IDENTIFY after the resume");
+    }
+    return Json{{"device", device->path},
+                {"suspended", true},
+                {"frozen", after.ata->security.frozen}};
+}
+
 Expected<Json> eraseVerb(const erase::TransportFactory& transports, const Journals& journals,
                          const Json& args, const VerbEvents& events) {
     if (auto keys = requireOnlyKeys(args, {"device", "method", "confirm"}); !keys) {
@@ -394,6 +429,10 @@ void addMaintenanceVerbs(HelperService& service, ProcessRunner& runner,
     service.add(Verb{"erase.probe", "io.github.ssdkeeper.erase.probe", Grade::Read,
                      [transports, journals](const Json& args, const VerbEvents&) {
                          return probeVerb(transports, journals, args);
+                     }});
+    service.add(Verb{"erase.unfreeze", "io.github.ssdkeeper.erase.unfreeze", Grade::Change,
+                     [&runner, transports](const Json& args, const VerbEvents& events) {
+                         return unfreezeVerb(runner, transports, args, events);
                      }});
     service.add(Verb{"erase.run", "io.github.ssdkeeper.erase.run", Grade::Destroy,
                      [transports, journals](const Json& args, const VerbEvents& events) {

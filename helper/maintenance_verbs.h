@@ -17,6 +17,8 @@ namespace ssdk::helper {
 //   trim.timer   {enabled: bool}                                            Change
 //   format.run   {device, fs, verify?, discard_first?}                      Destroy
 //   erase.probe  {device} → {…, methods, auto, refused, last_erase, interrupted}  Read
+//   erase.unfreeze {device} → {suspended, frozen}: suspends the machine for 5 s (rtcwake)
+//                when the ATA drive is security-frozen                      Change
 //   erase.run    {device, method, confirm}                                  Destroy
 // Every verb validates its arguments and re-checks its guards on a fresh discovery.
 // journals: where erase.run journals each erase (the caller's state directory, see

@@ -5,6 +5,7 @@
 #include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -75,6 +76,17 @@ EraseWizard::EraseWizard(const device::Device& device, QWidget* parent)
         QStringLiteral("color: %1; font-weight: bold").arg(theme::kError.name()));
     m_interrupted->hide();
     methodLayout->addWidget(m_interrupted);
+    // A security-frozen ATA drive refuses the ATA erase methods until it loses power.
+    m_unfreeze = new QPushButton(tr("Suspend the machine for 5 s to unfreeze the drive"));
+    m_unfreeze->setObjectName(QStringLiteral("maintenance.unfreeze"));
+    m_unfreeze->hide();
+    methodLayout->addWidget(m_unfreeze, 0, Qt::AlignLeft);
+    m_unfreezeNote = new QLabel;
+    m_unfreezeNote->setObjectName(QStringLiteral("maintenance.unfreezeNote"));
+    m_unfreezeNote->setWordWrap(true);
+    m_unfreezeNote->hide();
+    methodLayout->addWidget(m_unfreezeNote);
+    connect(m_unfreeze, &QPushButton::clicked, this, &EraseWizard::askUnfreeze);
     m_methodList = new QVBoxLayout;
     methodLayout->addLayout(m_methodList);
     methodLayout->addStretch();
@@ -182,6 +194,14 @@ void EraseWizard::showProbe(const Json& probe) {
         m_interrupted->setText(text + QLatin1Char('.'));
         m_interrupted->show();
     }
+    const bool frozen = probe.contains("ata_security") &&
+                        probe["ata_security"].value("frozen", false);
+    m_unfreeze->setVisible(frozen);
+    m_unfreeze->setEnabled(frozen && !m_runner->isBusy());
+    for (auto* old : m_methods->buttons()) {
+        m_methods->removeButton(old);
+        delete old;
+    }
     const std::string automatic = probe["auto"].is_string() ? probe["auto"].get<std::string>() : "";
     for (const auto& method : probe.value("methods", Json::array())) {
         const bool available = method.value("available", false);
@@ -207,6 +227,41 @@ void EraseWizard::showProbe(const Json& probe) {
     emit probed();
 }
 
+void EraseWizard::askUnfreeze() {
+    const auto answer = QMessageBox::question(
+        this, tr("Unfreeze the drive"),
+        tr("The drive's security is frozen: the firmware locked it at boot, and only a power "
+           "cycle lifts that. SSD Keeper can suspend this machine to RAM for 5 seconds; the "
+           "real-time clock wakes it again.\n\nSave your work in other programs first. "
+           "Suspend now?"));
+    if (answer != QMessageBox::Yes) {
+        return;
+    }
+    if (m_runner->call(QStringLiteral("erase.unfreeze"), Json{{"device", m_device.path}})) {
+        m_unfreeze->setEnabled(false);
+        m_unfreezeNote->setText(tr("Suspending…"));
+        m_unfreezeNote->show();
+    }
+}
+
+void EraseWizard::unfreezeFinished(bool ok, const QString& error, const Json& result) {
+    if (!ok) {
+        m_unfreeze->setEnabled(true);
+        m_unfreezeNote->setText(tr("Could not unfreeze the drive: %1").arg(error));
+        return;
+    }
+    if (result.value("frozen", true)) {
+        m_unfreeze->setEnabled(true);
+        m_unfreezeNote->setText(
+            tr("The drive is still frozen after the suspend (this machine keeps it powered, or "
+               "its firmware froze it again on resume). Hot-plug the drive — unplug its data "
+               "and power cable while the machine runs, then plug it back — and try again."));
+        return;
+    }
+    m_unfreezeNote->setText(tr("The drive is no longer frozen. Reading its erase methods again…"));
+    m_runner->call(QStringLiteral("erase.probe"), Json{{"device", m_device.path}});
+}
+
 void EraseWizard::startErase() {
     m_step->setText(tr("Starting %1…").arg(chosenMethod()));
     m_runner->call(QStringLiteral("erase.run"), Json{{"device", m_device.path},
@@ -216,6 +271,10 @@ void EraseWizard::startErase() {
 
 void EraseWizard::helperFinished(const QString& verb, bool ok, const QString& error,
                                  const Json& result) {
+    if (verb == QLatin1String("erase.unfreeze")) {
+        unfreezeFinished(ok, error, result);
+        return;
+    }
     if (verb == QLatin1String("erase.probe")) {
         if (!ok) {
             m_identity->setText(tr("Could not read the drive's erase methods: %1").arg(error));

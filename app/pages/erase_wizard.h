@@ -10,6 +10,7 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
+class QPushButton;
 class QVBoxLayout;
 
 namespace ssdk::app {
@@ -18,7 +19,8 @@ class HelperCaller;
 
 // Secure erase in four steps: the methods the drive supports (erase.probe; strongest first,
 // with the reason for each one that is not available), the typed confirmation of the model,
-// the erase with progress (erase.run), and the certificate with the verification.
+// the erase with progress (erase.run), and the certificate with the verification. A
+// security-frozen ATA drive gets the offer of a 5 s suspend to unfreeze it (erase.unfreeze).
 class EraseWizard : public QWizard {
     Q_OBJECT
 public:
@@ -38,6 +40,8 @@ signals:
 private:
     void showProbe(const Json& probe);
     void startErase();
+    void askUnfreeze();
+    void unfreezeFinished(bool ok, const QString& error, const Json& result);
     void helperFinished(const QString& verb, bool ok, const QString& error, const Json& result);
 
     device::Device m_device;
@@ -49,6 +53,8 @@ private:
     QLabel* m_identity = nullptr;
     QLabel* m_refused = nullptr;
     QLabel* m_interrupted = nullptr;
+    QPushButton* m_unfreeze = nullptr;
+    QLabel* m_unfreezeNote = nullptr;
     QVBoxLayout* m_methodList = nullptr;
     QButtonGroup* m_methods = nullptr;
     QLabel* m_confirmText = nullptr;

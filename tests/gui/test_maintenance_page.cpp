@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QWizard>
@@ -80,6 +81,41 @@ TEST_CASE("the maintenance page offers what the selected drive allows") {
     auto* fs = child<QComboBox>(page, "fsType");
     fs->setCurrentText(QStringLiteral("ntfs"));
     page.runner()->disconnect();
+}
+
+TEST_CASE("the erase wizard offers a short suspend for a frozen ATA drive") {
+    ssdk::app::test::application();
+    device::Device drive = ssdk::app::test::usbStick();
+    drive.path = "/dev/ssdk-gui-test-no-such-drive";
+    EraseWizard wizard(drive);
+    auto* unfreeze = wizard.findChild<QPushButton*>(QStringLiteral("maintenance.unfreeze"));
+    REQUIRE(unfreeze != nullptr);
+    CHECK(unfreeze->isHidden());
+    const auto probe = [&](bool frozen) {
+        Json result{{"device", drive.path},
+                    {"identity", "Test SSD (serial S1, 256 GB)"},
+                    {"confirmation", "Test SSD"},
+                    {"auto", "discard"},
+                    {"refused", nullptr},
+                    {"interrupted", nullptr},
+                    {"methods", Json::array({Json{{"method", "ata-security-erase"},
+                                                  {"description", "ATA SECURITY ERASE UNIT"},
+                                                  {"available", !frozen},
+                                                  {"reason", frozen ? "frozen" : ""}},
+                                             Json{{"method", "discard"},
+                                                  {"description", "BLKDISCARD"},
+                                                  {"available", true}}})},
+                    {"ata_security", Json{{"supported", true}, {"frozen", frozen}}}};
+        emit wizard.runner()->finished(QStringLiteral("erase.probe"),
+                                       HelperCaller::Outcome{true, {}, result});
+    };
+    probe(true);
+    CHECK_FALSE(unfreeze->isHidden());
+    // A second probe (after an unfreeze) replaces the method list instead of adding to it.
+    probe(false);
+    CHECK(unfreeze->isHidden());
+    CHECK(wizard.findChildren<QRadioButton*>().size() == 2);
+    wizard.runner()->disconnect();
 }
 
 // The whole page against a real lab drive through the real helper (root only).

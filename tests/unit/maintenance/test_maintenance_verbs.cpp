@@ -60,4 +60,8 @@ TEST_CASE("maintenance verbs refuse malformed arguments") {
     CHECK(errorCode(call(service, "erase.run", {{"device", "/dev/null"}, {"method", "zeroout"}})) ==
           "invalid-argument");
     CHECK(errorCode(call(service, "erase.probe", {{"device", "/dev/null"}})) == "invalid-argument");
+    CHECK(errorCode(call(service, "erase.unfreeze", {{"device", "/dev/null"}})) ==
+          "invalid-argument");
+    CHECK(errorCode(call(service, "erase.unfreeze", {{"device", "/dev/sda"}, {"sleep", 60}})) ==
+          "invalid-argument");
 }
