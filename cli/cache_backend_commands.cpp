@@ -23,12 +23,6 @@ struct CacheOptions {
     bool yes = false;
 };
 
-void printProgress(const rpc::Event& event) {
-    if (event.name == "progress") {
-        std::cerr << event.data.value("text", "") << "\n";
-    }
-}
-
 Expected<std::uint64_t> sizeOption(const std::string& text) {
     auto size = parseSize(text);
     if (!size) {
@@ -78,20 +72,6 @@ int runStatus(const CliContext& context, const CacheOptions& options) {
     return kExitOk;
 }
 
-bool confirmed(const CacheOptions& options, const std::string& question) {
-    if (options.yes) {
-        return true;
-    }
-    if (::isatty(STDIN_FILENO) == 0) {
-        std::cerr << "not confirmed: pass --yes to run without a terminal\n";
-        return false;
-    }
-    std::cerr << question << " [y/N] ";
-    std::string answer;
-    std::getline(std::cin, answer);
-    return answer == "y" || answer == "Y" || answer == "yes";
-}
-
 int runEnable(const CliContext& context, const CacheOptions& options) {
     rpc::HelperClient helper;
     auto probe = helper.call("cache.probe", Json::object());
@@ -125,9 +105,10 @@ int runEnable(const CliContext& context, const CacheOptions& options) {
         bytes = *parsed;
     }
     if (options.applyNow &&
-        !confirmed(options, fmt::format("Unmount {}, put a {} {} cache in front of it and mount it "
-                                        "again?",
-                                        options.device, formatIec(Bytes(bytes)), backend))) {
+        !confirmed(options.yes,
+                   fmt::format("Unmount {}, put a {} {} cache in front of it and mount it "
+                               "again?",
+                               options.device, formatIec(Bytes(bytes)), backend))) {
         return reportError(context, Error(ErrorCode::Cancelled, "not confirmed; nothing done"));
     }
     Json args{{"device", options.device},
@@ -139,8 +120,7 @@ int runEnable(const CliContext& context, const CacheOptions& options) {
     if (!options.cacheDevice.empty()) {
         args["cache_device"] = options.cacheDevice;
     }
-    auto result = helper.call("cache.enable", args,
-                              context.json ? rpc::HelperClient::EventHandler{} : printProgress);
+    auto result = helper.call("cache.enable", args, progressPrinter(context));
     if (!result) {
         return reportError(
             context, Error(result.error()).addContext("enabling the cache on " + options.device));

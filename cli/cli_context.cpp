@@ -1,6 +1,9 @@
 #include "cli/cli_context.h"
 
+#include <fmt/format.h>
 #include <iostream>
+#include <string>
+#include <unistd.h>
 
 namespace ssdk::cli {
 
@@ -21,6 +24,45 @@ int reportError(const CliContext& context, const Error& error) {
 
 void printJson(const Json& json) {
     std::cout << json.dump(2) << '\n';
+}
+
+rpc::HelperClient::EventHandler progressPrinter(const CliContext& context) {
+    if (context.json) {
+        return {};
+    }
+    const bool terminal = ::isatty(STDERR_FILENO) != 0;
+    return [terminal](const rpc::Event& event) {
+        if (event.name != "progress" || event.data.value("finished", false)) {
+            return;
+        }
+        const double fraction = event.data.value("fraction", -1.0);
+        const std::string text = event.data.value("text", std::string());
+        // A negative fraction: the verb cannot say how far it is.
+        const std::string line =
+            fraction < 0 ? text : fmt::format("[{:3.0f}%] {}", fraction * 100, text);
+        if (!terminal) {
+            std::cerr << line << '\n';
+            return;
+        }
+        std::cerr << "\r\033[K" << line << std::flush;
+        if (fraction >= 1.0) {
+            std::cerr << '\n';
+        }
+    };
+}
+
+bool confirmed(bool yes, const std::string& question) {
+    if (yes) {
+        return true;
+    }
+    if (::isatty(STDIN_FILENO) == 0) {
+        std::cerr << "not confirmed: pass --yes to run without a terminal\n";
+        return false;
+    }
+    std::cerr << question << " [y/N] ";
+    std::string answer;
+    std::getline(std::cin, answer);
+    return answer == "y" || answer == "Y" || answer == "yes";
 }
 
 } // namespace ssdk::cli

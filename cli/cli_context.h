@@ -6,6 +6,7 @@
 #include "core/base/error.h"
 #include "core/base/json.h"
 #include "core/device/discovery.h"
+#include "core/rpc/client.h"
 
 namespace ssdk::cli {
 
@@ -25,5 +26,13 @@ struct CliContext {
 int reportError(const CliContext& context, const Error& error);
 // Prints a JSON document on stdout, indented, with a trailing newline.
 void printJson(const Json& json);
+
+// Shows the helper's "progress" events on stderr for people: one line that updates itself on a
+// terminal, a line per event otherwise; nothing with --json (stdout carries the JSON).
+rpc::HelperClient::EventHandler progressPrinter(const CliContext& context);
+
+// Asks `question [y/N]` on the terminal; `yes` (a --yes flag) answers it. Without a terminal
+// and without `yes` the answer is no, with a message saying to pass --yes.
+bool confirmed(bool yes, const std::string& question);
 
 } // namespace ssdk::cli

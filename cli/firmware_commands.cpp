@@ -14,24 +14,6 @@ namespace ssdk::cli {
 
 namespace {
 
-rpc::HelperClient::EventHandler progressPrinter(const CliContext& context) {
-    if (context.json || ::isatty(STDERR_FILENO) == 0) {
-        return {};
-    }
-    return [](const rpc::Event& event) {
-        if (event.name != "progress") {
-            return;
-        }
-        const double fraction = event.data.value("fraction", 0.0);
-        std::cerr << fmt::format("\r\033[K[{:3.0f}%] {}", fraction * 100,
-                                 event.data.value("text", std::string()))
-                  << std::flush;
-        if (fraction >= 1.0) {
-            std::cerr << '\n';
-        }
-    };
-}
-
 // As root the drive is read in this process; otherwise through the helper's firmware.info.
 Expected<Json> readInfo(const CliContext& context, const std::string& target) {
     if (::geteuid() == 0 && !context.sysfsRoot) {

@@ -19,25 +19,6 @@ namespace ssdk::cli {
 
 namespace {
 
-// Shows helper progress events on stderr (people only; --json keeps stderr quiet).
-rpc::HelperClient::EventHandler progressPrinter(const CliContext& context) {
-    if (context.json || ::isatty(STDERR_FILENO) == 0) {
-        return {};
-    }
-    return [](const rpc::Event& event) {
-        if (event.name != "progress") {
-            return;
-        }
-        const double fraction = event.data.value("fraction", 0.0);
-        std::cerr << fmt::format("\r\033[K[{:3.0f}%] {}", fraction * 100,
-                                 event.data.value("text", std::string()))
-                  << std::flush;
-        if (fraction >= 1.0) {
-            std::cerr << '\n';
-        }
-    };
-}
-
 int callHelper(const CliContext& context, const std::string& verb, const Json& args,
                const std::string& what, Json& result) {
     rpc::HelperClient helper;
@@ -239,11 +220,10 @@ struct EraseArgs {
 
 // Suspends the machine for 5 s so a security-frozen ATA drive unfreezes; erases nothing.
 int runUnfreeze(const CliContext& context, rpc::HelperClient& helper, const EraseArgs& args) {
-    auto result = helper.call("erase.unfreeze", Json{{"device", args.device}},
-                              progressPrinter(context));
+    auto result =
+        helper.call("erase.unfreeze", Json{{"device", args.device}}, progressPrinter(context));
     if (!result) {
-        return reportError(context,
-                           Error(result.error()).addContext("unfreezing " + args.device));
+        return reportError(context, Error(result.error()).addContext("unfreezing " + args.device));
     }
     if (context.json) {
         printJson(*result);

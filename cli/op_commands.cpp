@@ -75,28 +75,6 @@ std::string journalLine(const Json& journal) {
     return text;
 }
 
-void printProgress(const rpc::Event& event) {
-    if (event.name == "progress" && !event.data.value("finished", false)) {
-        std::cerr << fmt::format("[{:3.0f}%] {}\n", event.data.value("fraction", 0.0) * 100.0,
-                                 event.data.value("text", ""));
-    }
-}
-
-// Asks on the terminal; --yes skips it. Without a terminal and without --yes: refused.
-bool confirmed(const OpOptions& options, const std::string& question) {
-    if (options.yes) {
-        return true;
-    }
-    if (::isatty(STDIN_FILENO) == 0) {
-        std::cerr << "not confirmed: pass --yes to run without a terminal\n";
-        return false;
-    }
-    std::cerr << question << " [y/N] ";
-    std::string answer;
-    std::getline(std::cin, answer);
-    return answer == "y" || answer == "Y" || answer == "yes";
-}
-
 int runPlan(const CliContext& context, const OpOptions& options) {
     rpc::HelperClient helper;
     auto inspected = inspect(context, helper, options.device);
@@ -149,10 +127,11 @@ int runApply(const CliContext& context, const OpOptions& options) {
     if (!context.json) {
         std::cout << planned->describe();
     }
-    if (!confirmed(options, fmt::format("{} {} ({}) to {}?",
-                                        planned->direction == Direction::Shrink ? "Shrink" : "Grow",
-                                        planned->partitionPath, planned->filesystemType,
-                                        formatIec(planned->newPartitionSize)))) {
+    if (!confirmed(options.yes,
+                   fmt::format("{} {} ({}) to {}?",
+                               planned->direction == Direction::Shrink ? "Shrink" : "Grow",
+                               planned->partitionPath, planned->filesystemType,
+                               formatIec(planned->newPartitionSize)))) {
         return reportError(context, Error(ErrorCode::Cancelled, "not confirmed; nothing done"));
     }
     auto result = helper.call("op.apply",
@@ -160,7 +139,7 @@ int runApply(const CliContext& context, const OpOptions& options) {
                                    {"spare_percent", options.sparePercent},
                                    {"partition", planned->partitionPath},
                                    {"unmount", planned->unmountAndRemount}},
-                              context.json ? rpc::HelperClient::EventHandler{} : printProgress);
+                              progressPrinter(context));
     if (!result) {
         return reportError(context, Error(result.error()).addContext("applying the spare area"));
     }
@@ -185,12 +164,11 @@ int runJournalVerb(const CliContext& context, const OpOptions& options, const st
         return reportError(context, device.error());
     }
     args["device"] = device->path;
-    if (!confirmed(options, question + " on " + device->path + "?")) {
+    if (!confirmed(options.yes, question + " on " + device->path + "?")) {
         return reportError(context, Error(ErrorCode::Cancelled, "not confirmed; nothing done"));
     }
     rpc::HelperClient helper;
-    auto result =
-        helper.call(verb, args, context.json ? rpc::HelperClient::EventHandler{} : printProgress);
+    auto result = helper.call(verb, args, progressPrinter(context));
     if (!result) {
         return reportError(context, Error(result.error()).addContext(verb + " " + device->path));
     }
