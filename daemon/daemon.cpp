@@ -224,17 +224,17 @@ Expected<Json> Daemon::status() {
     Json exports = Json::array();
     for (const auto& hosted : m_hosted) {
         const auto store = hosted.exported->store();
-        exports.push_back(Json{{"name", hosted.config.name},
-                               {"backing", hosted.config.backing.string()},
-                               {"backing_kind", hosted.blockDevice ? "block-device" : "file"},
-                               {"size", store->size()},
-                               {"block_size", store->blockSize()},
-                               {"cache_mode", hosted.exported->cacheMode()},
-                               {"cache_bytes", hosted.engine ? hosted.engine->stats().ramBytes
-                                                             : std::uint64_t{0}},
-                               {"write_mode", std::string(toString(hosted.exported->writeMode()))},
-                               {"connections", hosted.exported->stats().connectionsActive.load(
-                                                   std::memory_order_relaxed)}});
+        exports.push_back(Json{
+            {"name", hosted.config.name},
+            {"backing", hosted.config.backing.string()},
+            {"backing_kind", hosted.blockDevice ? "block-device" : "file"},
+            {"size", store->size()},
+            {"block_size", store->blockSize()},
+            {"cache_mode", hosted.exported->cacheMode()},
+            {"cache_bytes", hosted.engine ? hosted.engine->stats().ramBytes : std::uint64_t{0}},
+            {"write_mode", std::string(toString(hosted.exported->writeMode()))},
+            {"connections",
+             hosted.exported->stats().connectionsActive.load(std::memory_order_relaxed)}});
     }
     Json daemon{{"pid", ::getpid()},
                 {"socket", m_config.socket.string()},

@@ -53,7 +53,8 @@ int main(int argc, char** argv) {
     app.add_option("--dirty-high", dirtyHigh,
                    "write-back: share of the cache dirty before write-back starts (0-1]")
         ->check(CLI::Range(0.0, 1.0));
-    app.add_option("--dirty-low", dirtyLow, "write-back: share write-back brings dirty data down to")
+    app.add_option("--dirty-low", dirtyLow,
+                   "write-back: share write-back brings dirty data down to")
         ->check(CLI::Range(0.0, 1.0));
     app.add_option("--cache-policy", cachePolicy, "replacement policy: adaptive, lirs, s3fifo, lru")
         ->check(CLI::IsMember({"adaptive", "lirs", "s3fifo", "lru"}));

@@ -11,8 +11,8 @@
 #include "core/cachectl/backends/registry.h"
 #include "core/rpc/protocol.h"
 #include "helper/authorizer.h"
-#include "helper/firmware_verbs.h"
 #include "helper/cache_verbs.h"
+#include "helper/firmware_verbs.h"
 #include "helper/helper_service.h"
 #include "helper/lab_verbs.h"
 #include "helper/line_reader.h"
@@ -60,7 +60,8 @@ int main(int argc, char** /*argv*/) {
     addFirmwareVerbs(service, runner, systemNvmeAdmin());
     cachectl::BackendRegistry cacheBackends;
     cachectl::addSystemBackends(cacheBackends, cachectl::HostEnv::live(runner));
-    cachectl::CacheManager cacheManager(cacheBackends, cachectl::HostEnv::live(runner), kCacheStateDir);
+    cachectl::CacheManager cacheManager(cacheBackends, cachectl::HostEnv::live(runner),
+                                        kCacheStateDir);
     addCacheVerbs(service, cacheManager);
     if (labContext) {
         addLabVerbs(service, *labContext, runner);

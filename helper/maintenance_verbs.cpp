@@ -328,9 +328,8 @@ Expected<Json> unfreezeVerb(ProcessRunner& runner, const erase::TransportFactory
     if (!after.ata) {
         return fail(ErrorCode::Io, device->path + " did not answer IDENTIFY after the resume");
     }
-    return Json{{"device", device->path},
-                {"suspended", true},
-                {"frozen", after.ata->security.frozen}};
+    return Json{
+        {"device", device->path}, {"suspended", true}, {"frozen", after.ata->security.frozen}};
 }
 
 Expected<Json> eraseVerb(const erase::TransportFactory& transports, const Journals& journals,

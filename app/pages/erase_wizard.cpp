@@ -194,8 +194,8 @@ void EraseWizard::showProbe(const Json& probe) {
         m_interrupted->setText(text + QLatin1Char('.'));
         m_interrupted->show();
     }
-    const bool frozen = probe.contains("ata_security") &&
-                        probe["ata_security"].value("frozen", false);
+    const bool frozen =
+        probe.contains("ata_security") && probe["ata_security"].value("frozen", false);
     m_unfreeze->setVisible(frozen);
     m_unfreeze->setEnabled(frozen && !m_runner->isBusy());
     for (auto* old : m_methods->buttons()) {

@@ -286,8 +286,7 @@ void HealthPage::refresh() {
     }
     m_showingReplay = false;
     const device::Device device = *m_device;
-    run(
-        [backend = m_backend, device] { return outcomeOf(backend->read(device)); },
+    run([backend = m_backend, device] { return outcomeOf(backend->read(device)); },
         tr("Reading %1…").arg(qs(device.path)));
 }
 
@@ -302,10 +301,8 @@ void HealthPage::chooseReport() {
 
 void HealthPage::openReport(const QString& file) {
     m_showingReplay = true;
-    run(
-        [backend = m_backend, path = std::filesystem::path(file.toStdString())] {
-            return outcomeOf(backend->load(path));
-        },
+    run([backend = m_backend, path = std::filesystem::path(
+                                  file.toStdString())] { return outcomeOf(backend->load(path)); },
         tr("Opening %1…").arg(QFileInfo(file).fileName()));
 }
 

@@ -16,8 +16,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "app/pages/erase_wizard.h"
 #include "app/helper_caller.h"
+#include "app/pages/erase_wizard.h"
 #include "app/theme.h"
 #include "core/base/system_process_runner.h"
 #include "core/maintenance/trim/format_verify.h"

@@ -1,5 +1,7 @@
 #include "app/pages/spare_area_page.h"
 
+#include <algorithm>
+
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -9,7 +11,6 @@
 #include <QScrollArea>
 #include <QSlider>
 #include <QVBoxLayout>
-#include <algorithm>
 
 #include "app/device_text.h"
 #include "app/theme.h"
@@ -397,10 +398,9 @@ void SpareAreaPage::applyWithUnmount() {
     if (!m_unmountPlan || !m_unmountPlan->possible || !m_device) {
         return;
     }
-    const auto answer = QMessageBox::question(this, tr("Unmount, shrink and remount"),
-                                              unmountConfirmationText(),
-                                              QMessageBox::Yes | QMessageBox::Cancel,
-                                              QMessageBox::Cancel);
+    const auto answer =
+        QMessageBox::question(this, tr("Unmount, shrink and remount"), unmountConfirmationText(),
+                              QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
     if (answer != QMessageBox::Yes) {
         return;
     }

@@ -174,11 +174,10 @@ int main(int argc, char** argv) {
     }
     const auto daemonSocket = dir / "cached.sock";
     const auto kitSocket = dir / "nbdkit.sock";
-    auto daemon = ChildProcess::spawn({daemonPath, "--export", "bench=" + dataPath.string(),
-                                       "--socket", daemonSocket.string(), "--threads",
-                                       std::to_string(threads), "--log-level", "warn",
-                                       "--cache-size", fmt::format("{}M", cacheSizeMib),
-                                       "--compression", compression});
+    auto daemon = ChildProcess::spawn(
+        {daemonPath, "--export", "bench=" + dataPath.string(), "--socket", daemonSocket.string(),
+         "--threads", std::to_string(threads), "--log-level", "warn", "--cache-size",
+         fmt::format("{}M", cacheSizeMib), "--compression", compression});
     auto kit = ChildProcess::spawn(
         {"nbdkit", "-f", "-U", kitSocket.string(), "memory", std::to_string(size)});
     if (!daemon || !kit || !daemon->waitForLine("ready", std::chrono::seconds(10))) {
@@ -211,12 +210,12 @@ int main(int argc, char** argv) {
         // One pass over the whole export in random order (fio's random map reads every block
         // once; random offsets are not a sequential stream, so nothing is bypassed).
         auto warm = ssdk::runChecked(
-            runner, ssdk::ProcessRequest{
-                        .argv = {"fio", "--name=warm", "--ioengine=nbd",
-                                 "--uri=nbd+unix:///bench?socket=" + daemonSocket.string(),
-                                 "--rw=randread", "--bs=1M", "--iodepth=8",
-                                 "--output-format=terse"},
-                        .timeout = std::chrono::seconds(600)});
+            runner,
+            ssdk::ProcessRequest{.argv = {"fio", "--name=warm", "--ioengine=nbd",
+                                          "--uri=nbd+unix:///bench?socket=" + daemonSocket.string(),
+                                          "--rw=randread", "--bs=1M", "--iodepth=8",
+                                          "--output-format=terse"},
+                                 .timeout = std::chrono::seconds(600)});
         if (!warm) {
             fmt::print(stderr, "nbd_bench: warming the cache failed: {}\n",
                        warm.error().describe());

@@ -145,8 +145,7 @@ std::vector<Finding> findKnownIssues(const KnownIssueCatalog& catalog,
     return findings;
 }
 
-std::function<std::vector<std::string>(const std::string&, const std::string&)>
-catalogAdvisor() {
+std::function<std::vector<std::string>(const std::string&, const std::string&)> catalogAdvisor() {
     struct Loaded {
         std::once_flag once;
         std::optional<KnownIssueCatalog> catalog;
@@ -158,8 +157,9 @@ catalogAdvisor() {
             if (catalog) {
                 loaded->catalog = std::move(*catalog);
             } else {
-                log::get("firmware")->warn("no known firmware problems from the catalog: {}",
-                                           catalog.error().describe());
+                log::get("firmware")
+                    ->warn("no known firmware problems from the catalog: {}",
+                           catalog.error().describe());
             }
         });
         if (!loaded->catalog) {

@@ -165,8 +165,8 @@ Expected<void> FilesystemTool::unmount(const std::string& device, const std::str
     }
     // Never lazily (-l): a filesystem still in use must stay mounted and the step fail.
     if (auto done = runChecked(m_runner, request({"umount", mountPoint})); !done) {
-        return std::unexpected(done.error().addContext("unmounting " + device + " from " +
-                                                       mountPoint));
+        return std::unexpected(
+            done.error().addContext("unmounting " + device + " from " + mountPoint));
     }
     return {};
 }
@@ -185,8 +185,8 @@ Expected<void> FilesystemTool::mount(const FilesystemLocation& where, const std:
     }
     argv.insert(argv.end(), {where.device, where.mountPoint});
     if (auto done = runChecked(m_runner, request(argv)); !done) {
-        return std::unexpected(done.error().addContext("mounting " + where.device + " at " +
-                                                       where.mountPoint));
+        return std::unexpected(
+            done.error().addContext("mounting " + where.device + " at " + where.mountPoint));
     }
     return {};
 }
@@ -201,10 +201,9 @@ Expected<void> FilesystemTool::check(const FilesystemLocation& where) {
                             2);
     }
     if (where.type == "ntfs") {
-        return runAccepting(
-            m_runner,
-            request({"ntfsresize", "--check", "--force", "--no-progress-bar", where.device},
-                    kCheckTimeout));
+        return runAccepting(m_runner, request({"ntfsresize", "--check", "--force",
+                                               "--no-progress-bar", where.device},
+                                              kCheckTimeout));
     }
     return std::unexpected(unsupported(where));
 }
@@ -214,8 +213,7 @@ Expected<void> FilesystemTool::verify(const FilesystemLocation& where) {
         return {};
     }
     if (isExt(where.type)) {
-        return runAccepting(m_runner,
-                            request({"e2fsck", "-f", "-n", where.device}, kCheckTimeout));
+        return runAccepting(m_runner, request({"e2fsck", "-f", "-n", where.device}, kCheckTimeout));
     }
     return check(where);
 }

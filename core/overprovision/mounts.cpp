@@ -54,8 +54,7 @@ std::string remountOptions(const device::MountInfoEntry& entry) {
     return text;
 }
 
-std::optional<device::MountInfoEntry> findMount(std::string_view mountInfo,
-                                                std::string_view source,
+std::optional<device::MountInfoEntry> findMount(std::string_view mountInfo, std::string_view source,
                                                 std::string_view mountPoint) {
     for (auto& entry : device::parseMountInfo(mountInfo)) {
         if (entry.source == source && entry.mountPoint == mountPoint) {

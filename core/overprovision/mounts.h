@@ -17,8 +17,7 @@ namespace ssdk::overprovision {
 std::string remountOptions(const device::MountInfoEntry& entry);
 
 // The mount of `source` at `mountPoint` in mountinfo text, if there is one. Pure.
-std::optional<device::MountInfoEntry> findMount(std::string_view mountInfo,
-                                                std::string_view source,
+std::optional<device::MountInfoEntry> findMount(std::string_view mountInfo, std::string_view source,
                                                 std::string_view mountPoint);
 
 // True when /proc/<pid>/maps text maps a file of the device major:minor. Pure.

@@ -21,7 +21,7 @@ struct SpareAreaStatus {
     // When the last partition's ext filesystem is mounted: the processes holding it, which
     // keep it from being unmounted for a shrink.
     std::vector<std::string> mountUsers;
-    std::optional<Journal> journal;       // pending (recovery offered) or the last one done
+    std::optional<Journal> journal; // pending (recovery offered) or the last one done
 };
 
 // {device, usage, usage_error, mount_users, journal}: the op.inspect result.

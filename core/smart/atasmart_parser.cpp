@@ -106,9 +106,8 @@ void deriveFromAttribute(const SkSmartAttributeParsedData& parsed, AttributeColl
     }
     const std::string_view name = parsed.name;
     if (parsed.pretty_unit == SK_SMART_ATTRIBUTE_UNIT_MSECONDS &&
-        (name == "power-on-minutes" || name == "power-on-seconds" ||
-         name == "power-on-seconds-2" || name == "power-on-half-minutes" ||
-         name == "power-on-hours")) {
+        (name == "power-on-minutes" || name == "power-on-seconds" || name == "power-on-seconds-2" ||
+         name == "power-on-half-minutes" || name == "power-on-hours")) {
         keepLargest(collector.powerOnMs, parsed.pretty_value);
     } else if (parsed.pretty_unit == SK_SMART_ATTRIBUTE_UNIT_NONE && name == "power-cycle-count") {
         keepLargest(collector.powerCycles, parsed.pretty_value);

@@ -99,8 +99,7 @@ ErrorLogCount errorLogCount(const SmartReport& report) {
 }
 
 std::string since(const AssessmentOptions& options) {
-    return options.previousReadAt.empty() ? std::string("the last report")
-                                          : options.previousReadAt;
+    return options.previousReadAt.empty() ? std::string("the last report") : options.previousReadAt;
 }
 
 } // namespace

@@ -52,7 +52,8 @@ bool wentDown(const std::optional<std::uint64_t>& before, const std::optional<st
 
 std::string formatReportTime(std::chrono::system_clock::time_point time) {
     const auto seconds = std::chrono::time_point_cast<std::chrono::seconds>(time);
-    return fmt::format("{:%Y-%m-%d %H:%M} UTC", fmt::gmtime(std::chrono::system_clock::to_time_t(seconds)));
+    return fmt::format("{:%Y-%m-%d %H:%M} UTC",
+                       fmt::gmtime(std::chrono::system_clock::to_time_t(seconds)));
 }
 
 HealthHistory::HealthHistory(std::filesystem::path stateDir)
@@ -123,11 +124,11 @@ Expected<bool> HealthHistory::record(const SmartReport& parsed, const RawReport&
     if (ec) {
         return fail(ErrorCode::Io, "creating " + m_dir.string() + ": " + ec.message());
     }
-    const Json json{{"version", 1},
-                    {"read_at", std::chrono::duration_cast<std::chrono::seconds>(
-                                    now.time_since_epoch())
-                                    .count()},
-                    {"raw", toJson(raw)}};
+    const Json json{
+        {"version", 1},
+        {"read_at",
+         std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count()},
+        {"raw", toJson(raw)}};
     const auto path = m_dir / (*key + ".json");
     const auto temporary = m_dir / (*key + ".json.tmp");
     {

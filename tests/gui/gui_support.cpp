@@ -1,7 +1,8 @@
 #include "tests/gui/gui_support.h"
 
-#include <QThreadPool>
 #include <cstdlib>
+
+#include <QThreadPool>
 
 #include "app/theme.h"
 #include "core/base/log.h"

@@ -37,8 +37,8 @@ bool looksIncompressible(const std::byte* in) {
         const auto value = static_cast<unsigned>(in[i]);
         bits[value >> 6U] |= std::uint64_t{1} << (value & 63U);
     }
-    const int distinct = std::popcount(bits[0]) + std::popcount(bits[1]) +
-                         std::popcount(bits[2]) + std::popcount(bits[3]);
+    const int distinct = std::popcount(bits[0]) + std::popcount(bits[1]) + std::popcount(bits[2]) +
+                         std::popcount(bits[3]);
     return distinct >= 52;
 }
 

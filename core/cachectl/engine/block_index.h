@@ -31,9 +31,7 @@ public:
             }
         }
     }
-    const Value* find(std::uint64_t key) const {
-        return const_cast<BlockIndex*>(this)->find(key);
-    }
+    const Value* find(std::uint64_t key) const { return const_cast<BlockIndex*>(this)->find(key); }
     bool contains(std::uint64_t key) const { return find(key) != nullptr; }
 
     // The value of key, value-initialized and inserted when absent (second: true).

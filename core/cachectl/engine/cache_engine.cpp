@@ -203,9 +203,9 @@ CacheEngine::CacheEngine(BlockStore& backing, CacheConfig config, std::uint64_t 
 }
 
 void CacheEngine::setCapacity(std::uint64_t ramBytes, std::uint64_t capacityBlocks) {
-    const auto high = std::max<std::uint64_t>(
-        1, static_cast<std::uint64_t>(static_cast<double>(capacityBlocks) *
-                                      m_config.dirtyHighWatermark));
+    const auto high =
+        std::max<std::uint64_t>(1, static_cast<std::uint64_t>(static_cast<double>(capacityBlocks) *
+                                                              m_config.dirtyHighWatermark));
     m_ramBytes = ramBytes;
     m_capacityBlocks = capacityBlocks;
     m_dirtyHigh = high;
@@ -593,8 +593,7 @@ Expected<void> CacheEngine::writeBack(std::uint64_t offset, std::span<const std:
             }
             const std::scoped_lock lock(shard.mutex);
             auto current = shard.slots.find(block);
-            const std::uint64_t currentGeneration =
-                current == nullptr ? 0 : current->generation;
+            const std::uint64_t currentGeneration = current == nullptr ? 0 : current->generation;
             if (!whole && currentGeneration != baseGeneration && attempt < 64) {
                 continue;
             }
@@ -713,8 +712,7 @@ Expected<void> CacheEngine::writebackPass(std::uint64_t limit) {
                 continue;
             }
             auto found = shard.slots.find(block);
-            if (found == nullptr || !found->dirty ||
-                found->generation != generations[k]) {
+            if (found == nullptr || !found->dirty || found->generation != generations[k]) {
                 continue;
             }
             found->dirty = false;
@@ -828,9 +826,8 @@ CacheStats CacheEngine::stats() const {
         stats.readMisses += shard->misses;
         stats.cachedBlocks += shard->slots.size();
         stats.physicalBytes += shard->physicalBytes;
-        stats.metadataBytes +=
-            shard->policy->metadataBytes() + shard->slots.memoryBytes() +
-            shard->inFlight.size() * 32;
+        stats.metadataBytes += shard->policy->metadataBytes() + shard->slots.memoryBytes() +
+                               shard->inFlight.size() * 32;
     }
     stats.logicalBytes = stats.cachedBlocks * kBlock;
     stats.bypassed = m_bypassed.load();

@@ -29,8 +29,7 @@ Expected<void> suspendBriefly(ProcessRunner& runner, const SysfsRoot& root,
     if (auto ok = checkSuspendToRam(root); !ok) {
         return ok;
     }
-    log::get("maintenance")->info("suspending to RAM for {} s to unfreeze a drive",
-                                  sleep.count());
+    log::get("maintenance")->info("suspending to RAM for {} s to unfreeze a drive", sleep.count());
     ProcessRequest request{.argv = {"rtcwake", "-m", "mem", "-s", std::to_string(sleep.count())},
                            .timeout = sleep + std::chrono::minutes(2)};
     if (auto result = runChecked(runner, request); !result) {

@@ -256,12 +256,12 @@ int main(int argc, char** argv) {
     std::string violation;
 
     const auto startDaemon = [&]() -> std::optional<ssdk::testing::ChildProcess> {
-        std::vector<std::string> args{options.daemon,   "--export",    "crash=" + backing.string(),
-                                      "--socket",       socket.string(), "--log-level",
+        std::vector<std::string> args{options.daemon, "--export",      "crash=" + backing.string(),
+                                      "--socket",     socket.string(), "--log-level",
                                       "warn"};
-        for (const auto& [flag, value] : {std::pair{"--cache-size", options.cacheSize},
-                                          std::pair{"--mode", options.mode},
-                                          std::pair{"--compression", options.compression}}) {
+        for (const auto& [flag, value] :
+             {std::pair{"--cache-size", options.cacheSize}, std::pair{"--mode", options.mode},
+              std::pair{"--compression", options.compression}}) {
             if (!value.empty()) {
                 args.insert(args.end(), {flag, value});
             }

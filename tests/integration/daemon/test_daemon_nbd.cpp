@@ -321,7 +321,8 @@ TEST_CASE("with a write-back LZ4 cache, data reads back, stats move, mode and fl
     CHECK(cache["hits"].get<std::uint64_t>() >= 16);
     CHECK(cache["misses"].get<std::uint64_t>() >= 16);
     CHECK(cache["cached_blocks"].get<std::uint64_t>() > 0);
-    CHECK(cache["cached_blocks"].get<std::uint64_t>() <= cache["capacity_blocks"].get<std::uint64_t>());
+    CHECK(cache["cached_blocks"].get<std::uint64_t>() <=
+          cache["capacity_blocks"].get<std::uint64_t>());
     // Random data does not compress: stored raw.
     CHECK(cache["compression_ratio"].get<double>() < 1.1);
 

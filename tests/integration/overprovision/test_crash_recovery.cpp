@@ -101,9 +101,9 @@ bool toolsFor(const std::string& fsType) {
 
 void mountAt(const std::string& fsType, const std::string& partition, const fs::path& mnt) {
     fs::create_directories(mnt);
-    auto mounted = mustRun(fsType == "ntfs"
-                               ? std::vector<std::string>{"ntfs-3g", partition, mnt.string()}
-                               : std::vector<std::string>{"mount", partition, mnt.string()});
+    auto mounted =
+        mustRun(fsType == "ntfs" ? std::vector<std::string>{"ntfs-3g", partition, mnt.string()}
+                                 : std::vector<std::string>{"mount", partition, mnt.string()});
     INFO(mounted.standardError);
     REQUIRE(mounted.exitCode == 0);
 }
@@ -202,8 +202,8 @@ void recoverAndCheck(Drive& drive, const std::string& action) {
 void killAndRecover(Drive& drive, const std::string& apply, std::size_t step,
                     const std::string& action) {
     INFO(drive.fsType << ": killed after step " << step << ", recovery: " << action);
-    auto killed = driver({drive.scratch.dir().string(), apply, drive.lab.device, "20",
-                          std::to_string(step)});
+    auto killed =
+        driver({drive.scratch.dir().string(), apply, drive.lab.device, "20", std::to_string(step)});
     INFO(killed.standardError);
     REQUIRE(killed.exitCode == 128 + SIGKILL);
     auto journal = loadJournal(drive.scratch, drive.lab.drive.name);
@@ -272,8 +272,7 @@ TEST_CASE("a kill while unmounted for the shrink is recovered and remounted", "[
     const fs::path mnt = drive.mnt;
     // Mounted with options of its own, which the remount must keep.
     fs::create_directories(mnt);
-    auto mounted =
-        mustRun({"mount", "-o", "noatime,nodev", drive.lab.partition, mnt.string()});
+    auto mounted = mustRun({"mount", "-o", "noatime,nodev", drive.lab.partition, mnt.string()});
     REQUIRE(mounted.exitCode == 0);
     // Unmounted at the end even when a check fails, before the drive is detached.
     struct UnmountAtExit {
@@ -321,8 +320,7 @@ TEST_CASE("a kill while unmounted for the shrink is recovered and remounted", "[
             INFO(undone.standardError);
             REQUIRE(undone.exitCode == 0);
             if (!online) {
-                REQUIRE(mustRun({"mount", "-o", "noatime,nodev", drive.lab.partition,
-                                 mnt.string()})
+                REQUIRE(mustRun({"mount", "-o", "noatime,nodev", drive.lab.partition, mnt.string()})
                             .exitCode == 0);
             }
         }

@@ -5,8 +5,8 @@
 
 #include "core/base/replay_process_runner.h"
 #include "core/base/system_process_runner.h"
-#include "helper/firmware_verbs.h"
 #include "helper/cache_verbs.h"
+#include "helper/firmware_verbs.h"
 #include "helper/lab_verbs.h"
 #include "helper/maintenance_verbs.h"
 #include "helper/op_verbs.h"

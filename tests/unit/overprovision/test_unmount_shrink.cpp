@@ -1,7 +1,6 @@
 // "Unmount, shrink and remount": the planner's offer and refusals, the journal's extra steps,
 // the remount options taken from mountinfo, and finding processes that hold a mount.
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -39,8 +38,8 @@ device::Device mountedExt4(std::size_t mountCount = 1) {
     return device;
 }
 
-const FilesystemUsage kUsage{"ext4", Bytes::mib(510), Bytes::mib(100), Bytes::mib(100),
-                             Bytes(4096), "test"};
+const FilesystemUsage kUsage{"ext4",          Bytes::mib(510), Bytes::mib(100),
+                             Bytes::mib(100), Bytes(4096),     "test"};
 
 bool said(const std::vector<std::string>& lines, const std::string& text) {
     for (const auto& line : lines) {
@@ -146,10 +145,9 @@ TEST_CASE("remount options come from mountinfo", "[overprovision]") {
 }
 
 TEST_CASE("mapped files are matched by device number", "[overprovision]") {
-    const std::string maps =
-        "55d0c0a00000-55d0c0a02000 r--p 00000000 fd:01 1234 /usr/bin/cat\n"
-        "7f00-7f10 rw-p 00000000 00:00 0 \n"
-        "7f20-7f30 r--s 00000000 103:0a 99 /mnt/data/file\n";
+    const std::string maps = "55d0c0a00000-55d0c0a02000 r--p 00000000 fd:01 1234 /usr/bin/cat\n"
+                             "7f00-7f10 rw-p 00000000 00:00 0 \n"
+                             "7f20-7f30 r--s 00000000 103:0a 99 /mnt/data/file\n";
     CHECK(mapsUseDevice(maps, 0xfd, 1));
     CHECK(mapsUseDevice(maps, 259, 10));
     CHECK_FALSE(mapsUseDevice(maps, 7, 1));
@@ -165,8 +163,8 @@ TEST_CASE("a process with a file open on a device is found", "[overprovision]") 
     REQUIRE(::stat(file.c_str(), &info) == 0);
     // The scan skips the calling process itself: a fake /proc holding only this process's
     // entry under another number shows it is seen through its fd links.
-    const auto fakeProc = std::filesystem::temp_directory_path() /
-                          ("ssdk-fake-proc-" + std::to_string(::getpid()));
+    const auto fakeProc =
+        std::filesystem::temp_directory_path() / ("ssdk-fake-proc-" + std::to_string(::getpid()));
     std::filesystem::create_directories(fakeProc / "1" / "fd");
     std::filesystem::create_symlink(file, fakeProc / "1" / "fd" / "3");
     { std::ofstream(fakeProc / "1" / "comm") << "holder\n"; }

@@ -1,7 +1,6 @@
 // The earlier report each drive keeps in the state directory, and the growth the assessment
 // tells from it: real fixtures and copies with grown counters.
 #include <catch2/catch.hpp>
-
 #include <unistd.h>
 
 #include "core/base/json.h"
@@ -19,9 +18,9 @@ using namespace std::chrono_literals;
 namespace {
 
 struct TempDir {
-    std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                 ("ssdk-history-" + std::to_string(::getpid()) + "-" +
-                                  std::to_string(counter()++));
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() /
+        ("ssdk-history-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
     TempDir() { std::filesystem::create_directories(path); }
     ~TempDir() {
         std::error_code ec;
@@ -135,7 +134,8 @@ TEST_CASE("the stored report is a baseline for a day, and follows resets", "[sma
     // Another drive (other serial) has no history; no serial, nothing stored.
     Json other = sataWith(2, 1);
     other["serial_number"] = "S1234567";
-    CHECK_FALSE(history.load(parsed(other)).value_or(std::optional<PreviousReport>{PreviousReport{}}));
+    CHECK_FALSE(
+        history.load(parsed(other)).value_or(std::optional<PreviousReport>{PreviousReport{}}));
     Json anonymous = sataWith(2, 1);
     anonymous["serial_number"] = "";
     CHECK_FALSE(history.record(parsed(anonymous), rawOf(anonymous), kThen).value_or(true));
@@ -151,8 +151,7 @@ TEST_CASE("a damaged history file is an error, not a verdict", "[smart]") {
     CHECK_FALSE(history.load(report));
 }
 
-TEST_CASE("the health service compares with the earlier report and records it (NVMe)",
-          "[smart]") {
+TEST_CASE("the health service compares with the earlier report and records it (NVMe)", "[smart]") {
     const TempDir dir;
     ReplayProcessRunner runner;
     HealthService service(runner, {}, true);
