@@ -1,9 +1,12 @@
 // Every shared fixture loads; identity and the "bad" verdict match what each file itself says.
 #include <catch2/catch.hpp>
-#include <atasmart.h>
 #include <cmath>
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <regex>
+
+// atasmart.h uses size_t without including what declares it.
+#include <atasmart.h>
 
 #include "core/smart/atasmart_parser.h"
 #include "core/smart/health.h"
