@@ -1,6 +1,8 @@
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
+#include <string_view>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -20,9 +22,42 @@ void fail(const QString& message) {
     std::fprintf(stderr, "ssdkeeper: %s\n", qPrintable(message));
 }
 
+bool hasDisplay() {
+    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}) {
+        const char* value = std::getenv(name);
+        if (value != nullptr && *value != '\0') {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Without a display, --help, --version and --screenshot still work (on Qt's offscreen
+// platform); starting the window itself needs one, and the message says how to get one.
+bool prepareWithoutDisplay(int argc, char** argv) {
+    if (hasDisplay()) {
+        return true;
+    }
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "-h" || arg == "--help" || arg == "-v" || arg == "--version" ||
+            arg.starts_with("--screenshot")) {
+            setenv("QT_QPA_PLATFORM", "offscreen", 1);
+            return true;
+        }
+    }
+    std::fputs("ssdkeeper: no display found (DISPLAY and WAYLAND_DISPLAY are unset); start it "
+               "in a desktop session, under `xvfb-run -a`, or with QT_QPA_PLATFORM=offscreen\n",
+               stderr);
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
+    if (!prepareWithoutDisplay(argc, argv)) {
+        return 1;
+    }
     QApplication application(argc, argv);
     QApplication::setApplicationName(QStringLiteral("ssdkeeper"));
     QApplication::setApplicationDisplayName(QStringLiteral("SSD Keeper"));

@@ -51,7 +51,7 @@ MainWindow::MainWindow(device::Discovery discovery, QWidget* parent)
     , m_recordedRoot(QString::fromStdString(discovery.root().sys().parent_path().string())) {
     setWindowTitle(QStringLiteral("SSD Keeper"));
     setWindowIcon(QIcon(driveIcon(device::Bus::Nvme, false, 64)));
-    resize(1100, 720);
+    resize(1280, 780);
 
     m_model = new DriveListModel(this);
     new DriveActivity(m_model, this, DriveActivity::kDefaultIntervalMs,
@@ -74,7 +74,7 @@ MainWindow::MainWindow(device::Discovery discovery, QWidget* parent)
     splitter->addWidget(m_content);
     splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({300, 800});
+    splitter->setSizes({320, 960});
     setCentralWidget(splitter);
 
     // The area pages; each later area adds its page here.
@@ -165,7 +165,7 @@ QWidget* MainWindow::buildDriveList() {
     m_driveList->setUniformItemSizes(true);
     m_driveList->setFocusPolicy(Qt::StrongFocus);
     layout->addWidget(m_driveList, 1);
-    panel->setMinimumWidth(250);
+    panel->setMinimumWidth(320);
 
     connect(m_driveList->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) {
