@@ -59,8 +59,4 @@ private:
     SysfsRoot m_root;
 };
 
-// Writes text to `file` through a temporary file, fsync and rename, so a crash leaves the old
-// or the new content, never a torn one.
-Expected<void> writeFileAtomically(const std::filesystem::path& file, std::string_view text);
-
 } // namespace ssdk::overprovision

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "core/base/atomic_file.h"
 #include "core/overprovision/disk_editor.h"
 
 namespace ssdk::overprovision {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/base/atomic_file.h"
 #include "core/base/json.h"
 #include "core/smart/health_service.h"
 
@@ -130,17 +131,8 @@ Expected<bool> HealthHistory::record(const SmartReport& parsed, const RawReport&
          std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count()},
         {"raw", toJson(raw)}};
     const auto path = m_dir / (*key + ".json");
-    const auto temporary = m_dir / (*key + ".json.tmp");
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << json.dump() << "\n";
-        if (!out.flush()) {
-            return fail(ErrorCode::Io, "writing " + temporary.string());
-        }
-    }
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) {
-        return fail(ErrorCode::Io, "saving " + path.string() + ": " + ec.message());
+    if (auto written = writeFileAtomically(path, json.dump() + "\n"); !written) {
+        return std::unexpected(written.error());
     }
     return true;
 }

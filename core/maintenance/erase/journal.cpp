@@ -8,6 +8,8 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "core/base/atomic_file.h"
+
 namespace ssdk::maintenance::erase {
 
 namespace {
@@ -118,31 +120,11 @@ void EraseJournalStore::chown(const std::filesystem::path& file) const {
 
 Expected<void> EraseJournalStore::write(const EraseJournal& journal) const {
     const auto path = pathFor(journal.deviceId);
-    const auto temporary = path.string() + ".tmp";
-    const std::string text = toJson(journal).dump(2) + "\n";
-    UniqueFd fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
-    if (!fd.valid()) {
-        return failErrno(errno, "creating " + temporary);
+    if (auto written = writeFileAtomically(path, toJson(journal).dump(2) + "\n", 0600);
+        !written) {
+        return written;
     }
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(fd.get(), text.data() + done, text.size() - done);
-        if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            return failErrno(errno, "writing " + temporary);
-        }
-        done += static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd.get()) != 0) {
-        return failErrno(errno, "fsync " + temporary);
-    }
-    fd.reset();
-    chown(temporary);
-    if (::rename(temporary.c_str(), path.c_str()) != 0) {
-        return failErrno(errno, "renaming " + temporary);
-    }
+    chown(path);
     return {};
 }
 

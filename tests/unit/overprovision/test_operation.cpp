@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "core/base/atomic_file.h"
 #include "core/overprovision/operation.h"
 
 using namespace ssdk;

@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "core/base/atomic_file.h"
 #include "core/base/log.h"
 #include "core/base/unique_fd.h"
 
@@ -67,37 +68,6 @@ std::string partitionName(const std::string& deviceName, std::uint32_t number) {
 }
 
 } // namespace
-
-Expected<void> writeFileAtomically(const std::filesystem::path& file, std::string_view text) {
-    const std::filesystem::path temporary = file.string() + ".tmp";
-    UniqueFd fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-    if (!fd.valid()) {
-        return failErrno(errno, "creating " + temporary.string());
-    }
-    std::size_t written = 0;
-    while (written < text.size()) {
-        const ssize_t n = ::write(fd.get(), text.data() + written, text.size() - written);
-        if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            return failErrno(errno, "writing " + temporary.string());
-        }
-        written += static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd.get()) != 0) {
-        return failErrno(errno, "syncing " + temporary.string());
-    }
-    fd.reset();
-    if (::rename(temporary.c_str(), file.c_str()) != 0) {
-        return failErrno(errno, "renaming " + temporary.string() + " to " + file.string());
-    }
-    UniqueFd dir(::open(file.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (dir.valid()) {
-        (void)::fsync(dir.get());
-    }
-    return {};
-}
 
 LinuxDiskEditor::LinuxDiskEditor(ProcessRunner& runner, SysfsRoot root)
     : m_runner(runner)
