@@ -707,6 +707,11 @@ Expected<CacheRecord> CacheManager::attach(const std::string& device, bool onBat
     // Kernel names move between boots; the stable name says which device it is now.
     CachePlan plan = record->active.plan;
     plan.origin = currentDevice(record->boot->device);
+    if (auto mounted = m_env.mountOf(plan.origin); mounted) {
+        return fail(ErrorCode::Busy, plan.origin + " is mounted on " + mounted->mountPoint +
+                                         ": an at-next-boot cache is stacked at boot, before "
+                                         "its filesystem is mounted");
+    }
     const auto decision = decidePower(plan.mode, record->power, PowerEvent::Resume, onBattery);
     if (decision.mode) {
         plan.mode = *decision.mode;

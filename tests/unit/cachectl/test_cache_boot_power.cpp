@@ -181,6 +181,9 @@ TEST_CASE("at next boot: fstab shown, changed with a backup, stacked by the unit
     CHECK(setup.fake->calls().empty()); // nothing stacked before the reboot
     CHECK(manager.previewAtBoot("fake", plan()).error().code() == ErrorCode::Busy);
 
+    // Not before the reboot: the filesystem is still mounted from the partition.
+    CHECK(manager.attach("/dev/disk/by-partuuid/4c1d-01", false).error().code() ==
+          ErrorCode::Busy);
     // Next boot: the kernel calls the partition labx3 now; the unit names it by PARTUUID.
     setup.link("/dev/disk/by-partuuid/4c1d-01", "../../labx3");
     setup.host.file("/proc/self/mountinfo", "");
