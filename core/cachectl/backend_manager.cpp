@@ -754,10 +754,9 @@ Expected<CacheRecord> CacheManager::detach(const std::string& device) {
     }
     if (auto mounted = m_env.mountOf(record->active.cachedDevice); mounted) {
         // Cannot tear down under a mounted filesystem: make it safe to lose the RAM instead.
-        for (const auto& outcome : powerEvent(PowerEvent::Shutdown, false)) {
-            if (outcome.name == record->active.plan.name && !outcome.error.empty()) {
-                return fail(ErrorCode::Busy, outcome.error);
-            }
+        if (auto outcome = applyPower(*record, PowerEvent::Shutdown, false);
+            !outcome.error.empty()) {
+            return fail(ErrorCode::Busy, outcome.error);
         }
         return fail(ErrorCode::Busy, record->active.cachedDevice + " is still mounted on " +
                                          mounted->mountPoint +
@@ -775,46 +774,46 @@ Expected<CacheRecord> CacheManager::detach(const std::string& device) {
     return record;
 }
 
+PowerOutcome CacheManager::applyPower(CacheRecord& record, PowerEvent event, bool onBattery) {
+    const auto decision = decidePower(record.active.plan.mode, record.power, event, onBattery);
+    PowerOutcome outcome{record.active.plan.name, record.active.plan.origin, decision.reason, ""};
+    auto backend = backendOf(record);
+    if (!backend) {
+        outcome.error = backend.error().describe();
+        return outcome;
+    }
+    if (decision.flush) {
+        (void)m_env.run({"blockdev", "--flushbufs", record.active.cachedDevice});
+        if (auto flushed = (*backend)->flush(record.active); !flushed) {
+            outcome.error = flushed.error().describe();
+        }
+    }
+    if (decision.mode && outcome.error.empty()) {
+        if (auto changed = (*backend)->setMode(record.active, *decision.mode); !changed) {
+            outcome.error = changed.error().describe();
+        }
+    }
+    if (outcome.error.empty()) {
+        record.power.switchedBy = decision.switchedBy;
+    }
+    if (auto saved = save(record); !saved && outcome.error.empty()) {
+        outcome.error = saved.error().describe();
+    }
+    if (!outcome.error.empty()) {
+        log::get("cachectl")->error("{} on {}: {}", toString(event), outcome.name, outcome.error);
+    } else if (!outcome.action.empty()) {
+        log::get("cachectl")->info("{}: {}", outcome.name, outcome.action);
+    }
+    return outcome;
+}
+
 std::vector<PowerOutcome> CacheManager::powerEvent(PowerEvent event, bool onBattery) {
     std::vector<PowerOutcome> outcomes;
     for (const auto& status : status()) {
         CacheRecord record = status.record;
-        if (record.phase != "active") {
-            continue;
+        if (record.phase == "active") {
+            outcomes.push_back(applyPower(record, event, onBattery));
         }
-        const auto decision = decidePower(record.active.plan.mode, record.power, event, onBattery);
-        PowerOutcome outcome{record.active.plan.name, record.active.plan.origin, decision.reason,
-                             ""};
-        auto backend = backendOf(record);
-        if (!backend) {
-            outcome.error = backend.error().describe();
-            outcomes.push_back(outcome);
-            continue;
-        }
-        if (decision.flush) {
-            (void)m_env.run({"blockdev", "--flushbufs", record.active.cachedDevice});
-            if (auto flushed = (*backend)->flush(record.active); !flushed) {
-                outcome.error = flushed.error().describe();
-            }
-        }
-        if (decision.mode && outcome.error.empty()) {
-            if (auto changed = (*backend)->setMode(record.active, *decision.mode); !changed) {
-                outcome.error = changed.error().describe();
-            }
-        }
-        if (outcome.error.empty() && decision.switchedBy != record.power.switchedBy) {
-            record.power.switchedBy = decision.switchedBy;
-        }
-        if (auto saved = save(record); !saved && outcome.error.empty()) {
-            outcome.error = saved.error().describe();
-        }
-        if (!outcome.error.empty()) {
-            log::get("cachectl")->error("{} on {}: {}", toString(event), outcome.name,
-                                        outcome.error);
-        } else if (!outcome.action.empty()) {
-            log::get("cachectl")->info("{}: {}", outcome.name, outcome.action);
-        }
-        outcomes.push_back(outcome);
     }
     return outcomes;
 }

@@ -125,6 +125,8 @@ private:
     Expected<std::pair<FstabEntry, FstabChange>> fstabChangeFor(const std::string& backend,
                                                                 const CachePlan& plan) const;
     Expected<void> writeFstab(const std::string& from, const std::string& to) const;
+    // Applies the event's decision to one active cache and journals the result.
+    PowerOutcome applyPower(CacheRecord& record, PowerEvent event, bool onBattery);
     std::string stableDevicePath(const std::string& origin) const;
     std::string currentDevice(const std::string& stablePath) const;
     void reloadSystemd() const;
