@@ -81,9 +81,12 @@ int runStatus(const CliContext& context, const CacheOptions& options) {
 int runEnableAtNextBoot(const CliContext& context, const CacheOptions& options,
                         const std::string& backend, std::uint64_t bytes) {
     rpc::HelperClient helper;
-    Json args{{"device", options.device},   {"backend", backend},
-              {"size", bytes},              {"compression", options.compression},
-              {"mode", options.mode},       {"power_safe", options.powerSafe},
+    Json args{{"device", options.device},
+              {"backend", backend},
+              {"size", bytes},
+              {"compression", options.compression},
+              {"mode", options.mode},
+              {"power_safe", options.powerSafe},
               {"at_next_boot", true}};
     if (!options.cacheDevice.empty()) {
         args["cache_device"] = options.cacheDevice;
@@ -92,8 +95,9 @@ int runEnableAtNextBoot(const CliContext& context, const CacheOptions& options,
     previewArgs["preview"] = true;
     auto preview = helper.call("cache.enable", previewArgs);
     if (!preview) {
-        return reportError(context, Error(preview.error()).addContext("planning " + options.device +
-                                                                      " at next boot"));
+        return reportError(
+            context,
+            Error(preview.error()).addContext("planning " + options.device + " at next boot"));
     }
     const Json fstab = (*preview)["fstab"];
     // The diff goes to stderr with --json: stdout carries the JSON document.
@@ -109,8 +113,8 @@ int runEnableAtNextBoot(const CliContext& context, const CacheOptions& options,
     auto result = helper.call("cache.enable", args);
     if (!result) {
         return reportError(
-            context, Error(result.error()).addContext("enabling the cache on " + options.device +
-                                                      " at next boot"));
+            context, Error(result.error())
+                         .addContext("enabling the cache on " + options.device + " at next boot"));
     }
     if (context.json) {
         printJson(Json{{"fstab", fstab}, {"record", (*result)["record"]}});
@@ -234,7 +238,8 @@ int runPowerEvent(const CliContext& context, const CacheOptions& options) {
     rpc::HelperClient helper;
     auto result = helper.call("cache.power", Json{{"event", options.event}});
     if (!result) {
-        return reportError(context, Error(result.error()).addContext("power event " + options.event));
+        return reportError(context,
+                           Error(result.error()).addContext("power event " + options.event));
     }
     if (context.json) {
         printJson(*result);
@@ -247,10 +252,9 @@ int runPowerEvent(const CliContext& context, const CacheOptions& options) {
         const std::string error = cache.value("error", "");
         const std::string action = cache.value("action", "");
         failures += error.empty() ? 0 : 1;
-        std::cout << fmt::format("  {} ({}): {}\n", cache.value("origin", ""),
-                                 cache.value("name", ""),
-                                 !error.empty() ? "failed: " + error
-                                                : (action.empty() ? "nothing to do" : action));
+        std::cout << fmt::format(
+            "  {} ({}): {}\n", cache.value("origin", ""), cache.value("name", ""),
+            !error.empty() ? "failed: " + error : (action.empty() ? "nothing to do" : action));
     }
     if ((*result)["caches"].empty()) {
         std::cout << "  no cache is active\n";
@@ -373,19 +377,23 @@ void addCacheBackendCommands(CLI::App& app, CliContext& context, Commands& comma
         "power-event", "Flush write-back caches (and switch them to write-through where asked) "
                        "for a power event; run by udev, the sleep and the shutdown units");
     auto* eventGroup = power->add_option_group("event", "the event (default: --auto)");
-    eventGroup->add_flag_callback("--on-battery", [options] { options->event = "battery"; },
-                                  "The machine runs on battery now");
-    eventGroup->add_flag_callback("--ac", [options] { options->event = "ac"; },
-                                  "Mains power is back: caches a power event switched go back to "
-                                  "write-back");
-    eventGroup->add_flag_callback("--suspend", [options] { options->event = "suspend"; },
-                                  "Before suspend or hibernation");
-    eventGroup->add_flag_callback("--resume", [options] { options->event = "resume"; },
-                                  "After resume");
-    eventGroup->add_flag_callback("--shutdown", [options] { options->event = "shutdown"; },
-                                  "Before power-off: always flush and switch to write-through");
-    eventGroup->add_flag_callback("--auto", [options] { options->event = "auto"; },
-                                  "--on-battery or --ac, from /sys/class/power_supply");
+    eventGroup->add_flag_callback(
+        "--on-battery", [options] { options->event = "battery"; },
+        "The machine runs on battery now");
+    eventGroup->add_flag_callback(
+        "--ac", [options] { options->event = "ac"; },
+        "Mains power is back: caches a power event switched go back to "
+        "write-back");
+    eventGroup->add_flag_callback(
+        "--suspend", [options] { options->event = "suspend"; }, "Before suspend or hibernation");
+    eventGroup->add_flag_callback(
+        "--resume", [options] { options->event = "resume"; }, "After resume");
+    eventGroup->add_flag_callback(
+        "--shutdown", [options] { options->event = "shutdown"; },
+        "Before power-off: always flush and switch to write-through");
+    eventGroup->add_flag_callback(
+        "--auto", [options] { options->event = "auto"; },
+        "--on-battery or --ac, from /sys/class/power_supply");
     eventGroup->require_option(0, 1);
     commands.add(power, [&context, options] { return runPowerEvent(context, *options); });
 
@@ -402,9 +410,9 @@ void addCacheBackendCommands(CLI::App& app, CliContext& context, Commands& comma
         commands.add(sub, [&context, options, verbAction] {
             return runSimple(context, "cache.boot",
                              Json{{"device", options->device}, {"action", verbAction}},
-                             verbAction == "start" ? "Cache stacked over " + options->device + "."
-                                                   : "Cache over " + options->device +
-                                                         " flushed and taken down.");
+                             verbAction == "start"
+                                 ? "Cache stacked over " + options->device + "."
+                                 : "Cache over " + options->device + " flushed and taken down.");
         });
     }
 

@@ -127,9 +127,9 @@ Expected<Json> enable(CacheManager& manager, const Json& args, const VerbEvents&
     bool powerSafe = false;
     bool atNextBoot = false;
     bool preview = false;
-    for (auto [key, value] : {std::pair{"apply_now", &applyNow}, std::pair{"power_safe", &powerSafe},
-                              std::pair{"at_next_boot", &atNextBoot},
-                              std::pair{"preview", &preview}}) {
+    for (auto [key, value] :
+         {std::pair{"apply_now", &applyNow}, std::pair{"power_safe", &powerSafe},
+          std::pair{"at_next_boot", &atNextBoot}, std::pair{"preview", &preview}}) {
         auto flag = boolArg(args, key);
         if (!flag) {
             return std::unexpected(flag.error());
@@ -283,8 +283,8 @@ Expected<Json> powerEvent(CacheManager& manager, const Json& args, const PowerRe
         }
         event = *parsed;
     }
-    const bool onBattery = event == PowerEvent::Battery ||
-                           (event != PowerEvent::Ac && source.onBattery);
+    const bool onBattery =
+        event == PowerEvent::Battery || (event != PowerEvent::Ac && source.onBattery);
     Json caches = Json::array();
     for (const auto& outcome : manager.powerEvent(event, onBattery)) {
         caches.push_back(toJson(outcome));
@@ -340,18 +340,15 @@ void addCacheVerbs(HelperService& service, CacheManager& manager, PowerReader po
                      [m](const Json& args, const VerbEvents&) { return mode(*m, args); }});
     service.add(Verb{"cache.resize", "io.github.ssdkeeper.cache.resize", Grade::Change,
                      [m](const Json& args, const VerbEvents&) { return resize(*m, args); }});
-    service.add(Verb{"cache.policy", "io.github.ssdkeeper.cache.policy", Grade::Change,
-                     [m, power](const Json& args, const VerbEvents&) {
-                         return policy(*m, args, power);
-                     }});
-    service.add(Verb{"cache.boot", "io.github.ssdkeeper.cache.boot", Grade::Change,
-                     [m, power](const Json& args, const VerbEvents&) {
-                         return boot(*m, args, power);
-                     }});
-    service.add(Verb{"cache.power", "io.github.ssdkeeper.cache.power", Grade::Change,
-                     [m, power](const Json& args, const VerbEvents&) {
-                         return powerEvent(*m, args, power);
-                     }});
+    service.add(
+        Verb{"cache.policy", "io.github.ssdkeeper.cache.policy", Grade::Change,
+             [m, power](const Json& args, const VerbEvents&) { return policy(*m, args, power); }});
+    service.add(
+        Verb{"cache.boot", "io.github.ssdkeeper.cache.boot", Grade::Change,
+             [m, power](const Json& args, const VerbEvents&) { return boot(*m, args, power); }});
+    service.add(Verb{
+        "cache.power", "io.github.ssdkeeper.cache.power", Grade::Change,
+        [m, power](const Json& args, const VerbEvents&) { return powerEvent(*m, args, power); }});
 }
 
 } // namespace ssdk::helper

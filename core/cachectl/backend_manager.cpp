@@ -84,9 +84,9 @@ Expected<void> replaceFileAtomically(const std::filesystem::path& path, const st
 // The device an fstab spec names: /dev/… as is, UUID=/LABEL=/PARTUUID=/PARTLABEL= through
 // udev's /dev/disk/by-… links.
 std::string specPath(const std::string& spec) {
-    for (const auto& [prefix, dir] : {std::pair{"UUID=", "by-uuid"}, std::pair{"LABEL=", "by-label"},
-                                      std::pair{"PARTUUID=", "by-partuuid"},
-                                      std::pair{"PARTLABEL=", "by-partlabel"}}) {
+    for (const auto& [prefix, dir] :
+         {std::pair{"UUID=", "by-uuid"}, std::pair{"LABEL=", "by-label"},
+          std::pair{"PARTUUID=", "by-partuuid"}, std::pair{"PARTLABEL=", "by-partlabel"}}) {
         if (spec.starts_with(prefix)) {
             return std::string("/dev/disk/") + dir + "/" + spec.substr(std::strlen(prefix));
         }
@@ -156,9 +156,9 @@ Expected<CacheRecord> cacheRecordFromJson(const Json& json) {
     }
     if (json.contains("boot") && json["boot"].is_object()) {
         const auto& boot = json["boot"];
-        record.boot = BootRecord{boot.value("device", ""), boot.value("unit", ""),
-                                 boot.value("fstab", ""), boot.value("line_before", ""),
-                                 boot.value("line_after", "")};
+        record.boot =
+            BootRecord{boot.value("device", ""), boot.value("unit", ""), boot.value("fstab", ""),
+                       boot.value("line_before", ""), boot.value("line_after", "")};
     }
     return record;
 }
@@ -323,8 +323,8 @@ Expected<CacheRecord> CacheManager::enable(const std::string& backendName, const
         return std::unexpected(checked.error());
     }
     auto* backend = *checked;
-    CacheRecord record{"enabling", ActiveCache{backendName, plan, "", Json::object()},
-                       std::nullopt, PowerPolicy{power.safeOnBattery, ""}, std::nullopt};
+    CacheRecord record{"enabling", ActiveCache{backendName, plan, "", Json::object()}, std::nullopt,
+                       PowerPolicy{power.safeOnBattery, ""}, std::nullopt};
     if (auto entry = m_env.mountOf(plan.origin); entry) {
         if (!applyNow) {
             return fail(ErrorCode::Busy,
@@ -518,7 +518,11 @@ std::vector<CacheStatus> CacheManager::status() const {
             continue;
         }
         CacheStatus status{*record, std::nullopt, ""};
-        if (auto backend = backendOf(*record); !backend) {
+        if (record->phase == "scheduled") {
+            status.statsError = "not stacked now: " +
+                                (record->boot ? record->boot->unit : std::string("the boot unit")) +
+                                " stacks it at the next boot";
+        } else if (auto backend = backendOf(*record); !backend) {
             status.statsError = backend.error().describe();
         } else if (auto stats = (*backend)->stats(record->active); stats) {
             status.stats = *stats;
@@ -593,8 +597,8 @@ CacheManager::fstabChangeFor(const std::string& backendName, const CachePlan& pl
         std::error_code error;
         const std::string path = specPath(entry.spec);
         const auto target = std::filesystem::read_symlink(m_env.resolve(path), error);
-        const std::string names = error ? std::filesystem::path(path).filename().string()
-                                        : target.filename().string();
+        const std::string names =
+            error ? std::filesystem::path(path).filename().string() : target.filename().string();
         if ((mounted && entry.mountPoint == mounted->mountPoint) ||
             (path.starts_with("/dev/") && names == name)) {
             found = entry;
@@ -668,12 +672,11 @@ Expected<CacheRecord> CacheManager::enableAtBoot(const std::string& backendName,
                                   remountOptions(mounted->mountOptions, mounted->superOptions)};
     }
     const std::string stable = stableDevicePath(plan.origin);
-    CacheRecord record{"scheduled",
-                       ActiveCache{backendName, plan, *predictedCachedDevice(backendName, plan),
-                                   Json::object()},
-                       mountRecord, PowerPolicy{power.safeOnBattery, ""},
-                       BootRecord{stable, bootUnitName(stable), change.path, change.before,
-                                  change.after}};
+    CacheRecord record{
+        "scheduled",
+        ActiveCache{backendName, plan, *predictedCachedDevice(backendName, plan), Json::object()},
+        mountRecord, PowerPolicy{power.safeOnBattery, ""},
+        BootRecord{stable, bootUnitName(stable), change.path, change.before, change.after}};
     if (auto saved = save(record); !saved) {
         return std::unexpected(saved.error());
     }
@@ -683,8 +686,9 @@ Expected<CacheRecord> CacheManager::enableAtBoot(const std::string& backendName,
         return std::unexpected(written.error());
     }
     reloadSystemd();
-    log::get("cachectl")->info("{}: {} at next boot ({}), {} line {} changed", plan.name,
-                               backendName, record.boot->unit, change.path, change.line + 1);
+    log::get("cachectl")
+        ->info("{}: {} at next boot ({}), {} line {} changed", plan.name, backendName,
+               record.boot->unit, change.path, change.line + 1);
     return record;
 }
 
@@ -827,8 +831,8 @@ Expected<CacheRecord> CacheManager::setPowerPolicy(const std::string& device, bo
     record->power.safeOnBattery = safeOnBattery;
     std::optional<PowerDecision> decision;
     if (record->phase == "active") {
-        const bool heldByPower = record->power.switchedBy == "battery" ||
-                                 record->power.switchedBy == "suspend";
+        const bool heldByPower =
+            record->power.switchedBy == "battery" || record->power.switchedBy == "suspend";
         if (!safeOnBattery && heldByPower) {
             decision = decidePower(record->active.plan.mode, record->power, PowerEvent::Ac, false);
         } else if (safeOnBattery && onBattery) {

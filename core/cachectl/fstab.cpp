@@ -58,11 +58,20 @@ std::string escapeField(std::string_view value) {
     std::string text;
     for (char c : value) {
         switch (c) {
-        case ' ': text += "\\040"; break;
-        case '\t': text += "\\011"; break;
-        case '\n': text += "\\012"; break;
-        case '\\': text += "\\134"; break;
-        default: text += c;
+        case ' ':
+            text += "\\040";
+            break;
+        case '\t':
+            text += "\\011";
+            break;
+        case '\n':
+            text += "\\012";
+            break;
+        case '\\':
+            text += "\\134";
+            break;
+        default:
+            text += c;
         }
     }
     return text;
@@ -75,8 +84,8 @@ std::string unescapeFstab(std::string_view field) {
     for (std::size_t i = 0; i < field.size(); ++i) {
         if (field[i] == '\\' && i + 4 <= field.size() &&
             field.substr(i + 1, 3).find_first_not_of("01234567") == std::string_view::npos) {
-            const int value = (field[i + 1] - '0') * 64 + (field[i + 2] - '0') * 8 +
-                              (field[i + 3] - '0');
+            const int value =
+                (field[i + 1] - '0') * 64 + (field[i + 2] - '0') * 8 + (field[i + 3] - '0');
             text += static_cast<char>(value);
             i += 3;
         } else {
@@ -117,12 +126,10 @@ Expected<FstabChange> planFstabChange(std::string_view text, const std::string& 
     }
     const std::string before(lines[entry.line]);
     const auto fields = fieldsOf(before);
-    if (!isMountLine(before, fields) || unescapeFstab(before.substr(fields[1].start,
-                                                                    fields[1].length)) !=
-                                            entry.mountPoint) {
-        return fail(ErrorCode::Busy,
-                    fmt::format("line {} of {} no longer mounts {}", entry.line + 1, path,
-                                entry.mountPoint));
+    if (!isMountLine(before, fields) ||
+        unescapeFstab(before.substr(fields[1].start, fields[1].length)) != entry.mountPoint) {
+        return fail(ErrorCode::Busy, fmt::format("line {} of {} no longer mounts {}",
+                                                 entry.line + 1, path, entry.mountPoint));
     }
     const std::string requirement = "x-systemd.requires=" + unit;
     std::string options = before.substr(fields[3].start, fields[3].length);
@@ -176,8 +183,7 @@ std::string systemdEscapePath(std::string_view path) {
     for (std::size_t i = 0; i < path.size(); ++i) {
         const char c = path[i];
         const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                           (c >= '0' && c <= '9') || c == ':' || c == '_' ||
-                           (c == '.' && i > 0);
+                           (c >= '0' && c <= '9') || c == ':' || c == '_' || (c == '.' && i > 0);
         if (c == '/') {
             text += '-';
         } else if (plain) {

@@ -4,25 +4,29 @@ namespace ssdk::cachectl {
 
 std::string_view toString(PowerEvent event) {
     switch (event) {
-    case PowerEvent::Battery: return "battery";
-    case PowerEvent::Ac: return "ac";
-    case PowerEvent::Suspend: return "suspend";
-    case PowerEvent::Resume: return "resume";
-    case PowerEvent::Shutdown: return "shutdown";
+    case PowerEvent::Battery:
+        return "battery";
+    case PowerEvent::Ac:
+        return "ac";
+    case PowerEvent::Suspend:
+        return "suspend";
+    case PowerEvent::Resume:
+        return "resume";
+    case PowerEvent::Shutdown:
+        return "shutdown";
     }
     return "battery";
 }
 
 Expected<PowerEvent> parsePowerEvent(std::string_view text) {
-    for (auto event : {PowerEvent::Battery, PowerEvent::Ac, PowerEvent::Suspend,
-                       PowerEvent::Resume, PowerEvent::Shutdown}) {
+    for (auto event : {PowerEvent::Battery, PowerEvent::Ac, PowerEvent::Suspend, PowerEvent::Resume,
+                       PowerEvent::Shutdown}) {
         if (text == toString(event)) {
             return event;
         }
     }
-    return fail(ErrorCode::InvalidArgument,
-                "unknown power event '" + std::string(text) +
-                    "' (battery, ac, suspend, resume or shutdown)");
+    return fail(ErrorCode::InvalidArgument, "unknown power event '" + std::string(text) +
+                                                "' (battery, ac, suspend, resume or shutdown)");
 }
 
 Json toJson(const PowerPolicy& policy) {
@@ -76,8 +80,7 @@ PowerDecision decidePower(CacheMode mode, const PowerPolicy& policy, PowerEvent 
             decision.switchedBy.clear();
             return decision;
         }
-        const bool stayOnBattery = event == PowerEvent::Resume && onBattery &&
-                                   policy.safeOnBattery;
+        const bool stayOnBattery = event == PowerEvent::Resume && onBattery && policy.safeOnBattery;
         if (stayOnBattery) {
             decision.switchedBy = "battery";
             decision.reason.clear();

@@ -57,8 +57,8 @@ struct Scratch {
         cachectl::Capabilities ram;
         ram.writeBack = true;
         ram.compressions = {cachectl::Compression::Lz4};
-        registry.add(std::make_unique<cachectl::FakeBackend>(
-            "zram-writecache", cachectl::ProbeResult{true, {}}, ram));
+        registry.add(std::make_unique<cachectl::FakeBackend>("zram-writecache",
+                                                             cachectl::ProbeResult{true, {}}, ram));
         env.root = dir;
         env.runner = &runner;
     }
@@ -68,9 +68,8 @@ struct Scratch {
 };
 
 Json ram() {
-    return Json{{"total_bytes", 8 * kGiB},
-                {"available_bytes", 5 * kGiB},
-                {"suggested_bytes", 2 * kGiB}};
+    return Json{
+        {"total_bytes", 8 * kGiB}, {"available_bytes", 5 * kGiB}, {"suggested_bytes", 2 * kGiB}};
 }
 
 } // namespace

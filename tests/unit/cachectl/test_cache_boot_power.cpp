@@ -74,7 +74,8 @@ TEST_CASE("fstab lines are found, rewritten in place and put back exactly", "[ca
     CHECK(unescapeFstab("a\\040b\\134c\\011") == "a b\\c\t");
     CHECK(unescapeFstab("tail\\04") == "tail\\04");
 
-    auto change = planFstabChange(kFstab, "/etc/fstab", entries[1], "/dev/mapper/ssdk-labx1", kUnit);
+    auto change =
+        planFstabChange(kFstab, "/etc/fstab", entries[1], "/dev/mapper/ssdk-labx1", kUnit);
     REQUIRE(change);
     CHECK(change->after == kNewLine);
     CHECK(change->diff() == "--- /etc/fstab\n+++ /etc/fstab (SSD Keeper: at next boot)\n"
@@ -141,8 +142,7 @@ TEST_CASE("power events: flush always, write-through when asked, back on mains o
     auto resumed = decidePower(wt, PowerPolicy{true, "suspend"}, PowerEvent::Resume, false);
     CHECK(resumed.mode == wb);
     // Resumed on battery: stays write-through, now held by the battery until mains returns.
-    auto resumedOnBattery =
-        decidePower(wt, PowerPolicy{true, "suspend"}, PowerEvent::Resume, true);
+    auto resumedOnBattery = decidePower(wt, PowerPolicy{true, "suspend"}, PowerEvent::Resume, true);
     CHECK_FALSE(resumedOnBattery.acts());
     CHECK(resumedOnBattery.switchedBy == "battery");
 
@@ -182,8 +182,7 @@ TEST_CASE("at next boot: fstab shown, changed with a backup, stacked by the unit
     CHECK(manager.previewAtBoot("fake", plan()).error().code() == ErrorCode::Busy);
 
     // Not before the reboot: the filesystem is still mounted from the partition.
-    CHECK(manager.attach("/dev/disk/by-partuuid/4c1d-01", false).error().code() ==
-          ErrorCode::Busy);
+    CHECK(manager.attach("/dev/disk/by-partuuid/4c1d-01", false).error().code() == ErrorCode::Busy);
     // Next boot: the kernel calls the partition labx3 now; the unit names it by PARTUUID.
     setup.link("/dev/disk/by-partuuid/4c1d-01", "../../labx3");
     setup.host.file("/proc/self/mountinfo", "");
@@ -269,9 +268,8 @@ TEST_CASE("power events flush and switch the journaled caches, and switch them b
     record = setup.manager().find("/dev/labx1");
     CHECK(record->active.plan.mode == CacheMode::WriteBack);
     CHECK(record->power.switchedBy.empty());
-    CHECK(setup.fake->calls() ==
-          std::vector<std::string>{"enable /dev/labx1", "flush", "mode write-through",
-                                   "mode write-back"});
+    CHECK(setup.fake->calls() == std::vector<std::string>{"enable /dev/labx1", "flush",
+                                                          "mode write-through", "mode write-back"});
 
     // Policy off while on battery: flushed, stays write-back. Turned on: applies at once.
     REQUIRE(manager.setPowerPolicy("/dev/labx1", false, true));

@@ -152,11 +152,13 @@ TEST_CASE("power events and the power policy through the verbs", "[helper][cache
     CHECK(plugged["result"]["event"] == "ac");
     CHECK(plugged["result"]["caches"][0]["action"] == "back to write-back (ac)");
 
-    Json policy = call(service, "cache.policy", Json{{"device", "/dev/labx1"}, {"power_safe", false}});
+    Json policy =
+        call(service, "cache.policy", Json{{"device", "/dev/labx1"}, {"power_safe", false}});
     REQUIRE(policy["ok"] == true);
     CHECK(policy["result"]["record"]["power"]["safe_on_battery"] == false);
 
-    for (const auto& [verb, args, mentions] : std::vector<std::tuple<std::string, Json, std::string>>{
+    for (const auto& [verb, args, mentions] :
+         std::vector<std::tuple<std::string, Json, std::string>>{
              {"cache.power", Json{{"event", "lunch"}}, "unknown power event"},
              {"cache.policy", Json{{"device", "/dev/labx1"}, {"power_safe", "yes"}},
               "true or false"},
