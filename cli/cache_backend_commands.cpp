@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
+#include <tuple>
 #include <unistd.h>
 
 #include "core/base/bytes.h"
@@ -20,7 +21,11 @@ struct CacheOptions {
     std::string mode = "write-through";
     std::string cacheDevice;
     bool applyNow = false;
+    bool atNextBoot = false;
+    bool powerSafe = false;
     bool yes = false;
+    std::string onOff;
+    std::string event = "auto";
 };
 
 Expected<std::uint64_t> sizeOption(const std::string& text) {
@@ -72,6 +77,59 @@ int runStatus(const CliContext& context, const CacheOptions& options) {
     return kExitOk;
 }
 
+// "At next boot": the fstab change is shown first, then written by the helper if confirmed.
+int runEnableAtNextBoot(const CliContext& context, const CacheOptions& options,
+                        const std::string& backend, std::uint64_t bytes) {
+    rpc::HelperClient helper;
+    Json args{{"device", options.device},
+              {"backend", backend},
+              {"size", bytes},
+              {"compression", options.compression},
+              {"mode", options.mode},
+              {"power_safe", options.powerSafe},
+              {"at_next_boot", true}};
+    if (!options.cacheDevice.empty()) {
+        args["cache_device"] = options.cacheDevice;
+    }
+    Json previewArgs = args;
+    previewArgs["preview"] = true;
+    auto preview = helper.call("cache.enable", previewArgs);
+    if (!preview) {
+        return reportError(
+            context,
+            Error(preview.error()).addContext("planning " + options.device + " at next boot"));
+    }
+    const Json fstab = (*preview)["fstab"];
+    // The diff goes to stderr with --json: stdout carries the JSON document.
+    (context.json ? std::cerr : std::cout) << fstab.value("diff", "");
+    if (!confirmed(options.yes,
+                   fmt::format("Write this change to {} and stack a {} {} cache over {} at every "
+                               "boot?",
+                               fstab.value("path", ""), formatIec(Bytes(bytes)), backend,
+                               options.device))) {
+        return reportError(context, Error(ErrorCode::Cancelled, "not confirmed; nothing done"));
+    }
+    args["fstab_line"] = fstab.value("after", "");
+    auto result = helper.call("cache.enable", args);
+    if (!result) {
+        return reportError(
+            context, Error(result.error())
+                         .addContext("enabling the cache on " + options.device + " at next boot"));
+    }
+    if (context.json) {
+        printJson(Json{{"fstab", fstab}, {"record", (*result)["record"]}});
+        return kExitOk;
+    }
+    const auto& record = (*result)["record"];
+    std::cout << fmt::format(
+        "At next boot: {} stacks the cache over {}, and line {} of {} mounts {}.\n"
+        "Nothing changed now; reboot to start it. `ssdkeeperctl cache disable {}` puts the line "
+        "back.\n",
+        record["boot"].value("unit", ""), options.device, fstab.value("line", 0),
+        fstab.value("path", ""), record["cache"].value("cached_device", ""), options.device);
+    return kExitOk;
+}
+
 int runEnable(const CliContext& context, const CacheOptions& options) {
     rpc::HelperClient helper;
     auto probe = helper.call("cache.probe", Json::object());
@@ -104,6 +162,9 @@ int runEnable(const CliContext& context, const CacheOptions& options) {
         }
         bytes = *parsed;
     }
+    if (options.atNextBoot) {
+        return runEnableAtNextBoot(context, options, backend, bytes);
+    }
     if (options.applyNow &&
         !confirmed(options.yes,
                    fmt::format("Unmount {}, put a {} {} cache in front of it and mount it "
@@ -116,7 +177,8 @@ int runEnable(const CliContext& context, const CacheOptions& options) {
               {"size", bytes},
               {"compression", options.compression},
               {"mode", options.mode},
-              {"apply_now", options.applyNow}};
+              {"apply_now", options.applyNow},
+              {"power_safe", options.powerSafe}};
     if (!options.cacheDevice.empty()) {
         args["cache_device"] = options.cacheDevice;
     }
@@ -172,7 +234,44 @@ CLI::App* cacheCommand(CLI::App& app) {
     }
 }
 
+int runPowerEvent(const CliContext& context, const CacheOptions& options) {
+    rpc::HelperClient helper;
+    auto result = helper.call("cache.power", Json{{"event", options.event}});
+    if (!result) {
+        return reportError(context,
+                           Error(result.error()).addContext("power event " + options.event));
+    }
+    if (context.json) {
+        printJson(*result);
+        return kExitOk;
+    }
+    std::cout << fmt::format("Power event {} ({}):\n", result->value("event", ""),
+                             result->value("power", ""));
+    int failures = 0;
+    for (const auto& cache : (*result)["caches"]) {
+        const std::string error = cache.value("error", "");
+        const std::string action = cache.value("action", "");
+        failures += error.empty() ? 0 : 1;
+        std::cout << fmt::format(
+            "  {} ({}): {}\n", cache.value("origin", ""), cache.value("name", ""),
+            !error.empty() ? "failed: " + error : (action.empty() ? "nothing to do" : action));
+    }
+    if ((*result)["caches"].empty()) {
+        std::cout << "  no cache is active\n";
+    }
+    return failures == 0 ? kExitOk : kExitFailed;
+}
+
 } // namespace
+
+std::string describePowerPolicy(const Json& power) {
+    if (!power.is_object() || !power.value("safe_on_battery", false)) {
+        return "on battery or before suspend: flush only (stays write-back)";
+    }
+    const std::string by = power.value("switched_by", "");
+    return "on battery or before suspend: flush and switch to write-through" +
+           (by.empty() ? std::string() : " (write-through now, because of " + by + ")");
+}
 
 std::string describeCacheStatus(const Json& probe, const Json& status) {
     std::string text;
@@ -204,6 +303,11 @@ std::string describeCacheStatus(const Json& probe, const Json& status) {
         if (cache["mount"].is_object()) {
             text += "  mounted on " + cache["mount"].value("mount_point", "") + "\n";
         }
+        if (cache["boot"].is_object()) {
+            text += fmt::format("  at boot: {}; {} mounts it\n", cache["boot"].value("unit", ""),
+                                cache["boot"].value("fstab", ""));
+        }
+        text += "  " + describePowerPolicy(cache["power"]) + "\n";
         if (cache["stats"].is_object()) {
             text += "  " + statsLine(cache["stats"]) + "\n";
         } else {
@@ -241,8 +345,76 @@ void addCacheBackendCommands(CLI::App& app, CliContext& context, Commands& comma
     enable->add_flag("--apply-now", options->applyNow,
                      "The partition is mounted: unmount it, stack the cache, mount it again "
                      "at the same place with the same options");
+    auto* nextBoot = enable->add_flag(
+        "--at-next-boot", options->atNextBoot,
+        "Change nothing now: a boot unit stacks the cache before the filesystem is mounted, and "
+        "its fstab line mounts the cache device (shown first)");
+    nextBoot->excludes(enable->get_option("--apply-now"));
+    enable->add_flag("--power-safe", options->powerSafe,
+                     "On battery or before suspend: flush and switch to write-through (back to "
+                     "write-back on mains power or resume)");
     enable->add_flag("--yes,-y", options->yes, "Do not ask for confirmation");
     commands.add(enable, [&context, options] { return runEnable(context, *options); });
+
+    auto* powerSafe = cache->add_subcommand(
+        "power-safe", "On battery or before suspend: flush and switch to write-through (on), or "
+                      "only flush (off)");
+    powerSafe->add_option("DEV", options->device, "The cached partition")->required();
+    powerSafe->add_option("STATE", options->onOff, "on or off")
+        ->required()
+        ->check(CLI::IsMember({"on", "off"}));
+    commands.add(powerSafe, [&context, options] {
+        return runSimple(context, "cache.policy",
+                         Json{{"device", options->device}, {"power_safe", options->onOff == "on"}},
+                         options->onOff == "on"
+                             ? "On battery or before suspend the cache of " + options->device +
+                                   " flushes and switches to write-through."
+                             : "On battery or before suspend the cache of " + options->device +
+                                   " only flushes.");
+    });
+
+    auto* power = cache->add_subcommand(
+        "power-event", "Flush write-back caches (and switch them to write-through where asked) "
+                       "for a power event; run by udev, the sleep and the shutdown units");
+    auto* eventGroup = power->add_option_group("event", "the event (default: --auto)");
+    eventGroup->add_flag_callback(
+        "--on-battery", [options] { options->event = "battery"; },
+        "The machine runs on battery now");
+    eventGroup->add_flag_callback(
+        "--ac", [options] { options->event = "ac"; },
+        "Mains power is back: caches a power event switched go back to "
+        "write-back");
+    eventGroup->add_flag_callback(
+        "--suspend", [options] { options->event = "suspend"; }, "Before suspend or hibernation");
+    eventGroup->add_flag_callback(
+        "--resume", [options] { options->event = "resume"; }, "After resume");
+    eventGroup->add_flag_callback(
+        "--shutdown", [options] { options->event = "shutdown"; },
+        "Before power-off: always flush and switch to write-through");
+    eventGroup->add_flag_callback(
+        "--auto", [options] { options->event = "auto"; },
+        "--on-battery or --ac, from /sys/class/power_supply");
+    eventGroup->require_option(0, 1);
+    commands.add(power, [&context, options] { return runPowerEvent(context, *options); });
+
+    for (const auto& [name, action, help] :
+         {std::tuple{"attach", "start", "ssdkeeper-cache@.service: stack an at-next-boot cache"},
+          std::tuple{"detach", "stop",
+                     "ssdkeeper-cache@.service: flush and tear down an at-next-boot cache after "
+                     "its filesystem was unmounted"}}) {
+        auto* sub = cache->add_subcommand(name, help);
+        sub->add_option("DEV", options->device,
+                        "The cached partition (the boot unit names it by a stable path)")
+            ->required();
+        const std::string verbAction = action;
+        commands.add(sub, [&context, options, verbAction] {
+            return runSimple(context, "cache.boot",
+                             Json{{"device", options->device}, {"action", verbAction}},
+                             verbAction == "start"
+                                 ? "Cache stacked over " + options->device + "."
+                                 : "Cache over " + options->device + " flushed and taken down.");
+        });
+    }
 
     auto* disable = cache->add_subcommand("disable", "Flush and remove the cache; the partition "
                                                      "is mounted back as it was");

@@ -5,11 +5,14 @@
 
 namespace ssdk::cli {
 
-// Adds `cache status|enable|disable|flush|resize|mode` (under the `cache` subcommand, made
+// Adds `cache status|enable|disable|flush|resize|mode|power-safe|power-event|attach|detach`
+// (under the `cache` subcommand, made
 // here when no other area made it first): the RAM cache backends, through the helper.
 void addCacheBackendCommands(CLI::App& app, CliContext& context, Commands& commands);
 
 // The text `cache status` prints for a cache.probe + cache.status answer (tested alone).
 std::string describeCacheStatus(const Json& probe, const Json& status);
+// One line for a journal's "power" object (the on-battery/suspend policy and its state).
+std::string describePowerPolicy(const Json& power);
 
 } // namespace ssdk::cli

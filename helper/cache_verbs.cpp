@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/firmware/power.h"
 #include "helper/validation.h"
 
 namespace ssdk::helper {
@@ -20,6 +21,18 @@ std::string cacheName(const std::string& origin) {
         name += plain ? c : '_';
     }
     return name.substr(0, 32);
+}
+
+// An optional true/false argument (false when absent).
+Expected<bool> boolArg(const Json& args, const char* key) {
+    if (!args.contains(key)) {
+        return false;
+    }
+    if (!args[key].is_boolean()) {
+        return fail(ErrorCode::InvalidArgument,
+                    std::string("argument '") + key + "' must be true or false");
+    }
+    return args[key].get<bool>();
 }
 
 // A partition or disk to cache, or a cache drive: a real block device, not the system disk.
@@ -82,7 +95,8 @@ Expected<Json> status(CacheManager& manager, const Json& args) {
 
 Expected<Json> enable(CacheManager& manager, const Json& args, const VerbEvents& events) {
     if (auto keys = requireOnlyKeys(args, {"device", "backend", "size", "compression", "mode",
-                                           "cache_device", "apply_now"});
+                                           "cache_device", "apply_now", "power_safe",
+                                           "at_next_boot", "preview", "fstab_line"});
         !keys) {
         return std::unexpected(keys.error());
     }
@@ -110,11 +124,27 @@ Expected<Json> enable(CacheManager& manager, const Json& args, const VerbEvents&
         return std::unexpected(parsedMode.error());
     }
     bool applyNow = false;
-    if (args.contains("apply_now")) {
-        if (!args["apply_now"].is_boolean()) {
-            return fail(ErrorCode::InvalidArgument, "argument 'apply_now' must be true or false");
+    bool powerSafe = false;
+    bool atNextBoot = false;
+    bool preview = false;
+    for (auto [key, value] :
+         {std::pair{"apply_now", &applyNow}, std::pair{"power_safe", &powerSafe},
+          std::pair{"at_next_boot", &atNextBoot}, std::pair{"preview", &preview}}) {
+        auto flag = boolArg(args, key);
+        if (!flag) {
+            return std::unexpected(flag.error());
         }
-        applyNow = args["apply_now"].get<bool>();
+        *value = *flag;
+    }
+    if (applyNow && atNextBoot) {
+        return fail(ErrorCode::InvalidArgument, "apply_now and at_next_boot exclude each other");
+    }
+    if (preview && !atNextBoot) {
+        return fail(ErrorCode::InvalidArgument, "preview is for at_next_boot");
+    }
+    auto fstabLine = stringArg(args, "fstab_line", kMaxPathLength, "");
+    if (!fstabLine) {
+        return std::unexpected(fstabLine.error());
     }
     CachePlan plan{*origin, cacheName(*origin), *size, *parsedCompression, *parsedMode, ""};
     if (args.contains("cache_device")) {
@@ -124,9 +154,25 @@ Expected<Json> enable(CacheManager& manager, const Json& args, const VerbEvents&
         }
         plan.cacheDevice = *cacheDevice;
     }
+    const PowerPolicy power{powerSafe, ""};
+    if (preview) {
+        auto change = manager.previewAtBoot(*backend, plan);
+        if (!change) {
+            return std::unexpected(change.error());
+        }
+        return Json{{"fstab",
+                     {{"path", change->path},
+                      {"line", change->line + 1},
+                      {"before", change->before},
+                      {"after", change->after},
+                      {"diff", change->diff()}}}};
+    }
+    if (atNextBoot) {
+        return recordResult(manager.enableAtBoot(*backend, plan, power, *fstabLine));
+    }
     events("progress",
            Json{{"fraction", 0.0}, {"text", "Stacking " + *backend + " over " + plan.origin}});
-    return recordResult(manager.enable(*backend, plan, applyNow));
+    return recordResult(manager.enable(*backend, plan, applyNow, power));
 }
 
 Expected<std::string> cachedArg(const Json& args, std::initializer_list<std::string_view> keys) {
@@ -187,7 +233,78 @@ Expected<Json> resize(CacheManager& manager, const Json& args) {
     return recordResult(manager.resize(*device, *size));
 }
 
+Expected<Json> policy(CacheManager& manager, const Json& args, const PowerReader& power) {
+    auto device = cachedArg(args, {"device", "power_safe"});
+    if (!device) {
+        return std::unexpected(device.error());
+    }
+    if (!args.contains("power_safe")) {
+        return fail(ErrorCode::InvalidArgument, "argument 'power_safe' is missing");
+    }
+    auto safe = boolArg(args, "power_safe");
+    if (!safe) {
+        return std::unexpected(safe.error());
+    }
+    return recordResult(manager.setPowerPolicy(*device, *safe, power().onBattery));
+}
+
+Expected<Json> boot(CacheManager& manager, const Json& args, const PowerReader& power) {
+    auto device = cachedArg(args, {"device", "action"});
+    if (!device) {
+        return std::unexpected(device.error());
+    }
+    auto action = stringArg(args, "action", 8);
+    if (!action) {
+        return std::unexpected(action.error());
+    }
+    if (*action == "start") {
+        return recordResult(manager.attach(*device, power().onBattery));
+    }
+    if (*action == "stop") {
+        return recordResult(manager.detach(*device));
+    }
+    return fail(ErrorCode::InvalidArgument, "argument 'action' must be start or stop");
+}
+
+Expected<Json> powerEvent(CacheManager& manager, const Json& args, const PowerReader& power) {
+    if (auto keys = requireOnlyKeys(args, {"event"}); !keys) {
+        return std::unexpected(keys.error());
+    }
+    auto text = stringArg(args, "event", 16);
+    if (!text) {
+        return std::unexpected(text.error());
+    }
+    const PowerSource source = power();
+    PowerEvent event = source.onBattery ? PowerEvent::Battery : PowerEvent::Ac;
+    if (*text != "auto") {
+        auto parsed = parsePowerEvent(*text);
+        if (!parsed) {
+            return std::unexpected(parsed.error());
+        }
+        event = *parsed;
+    }
+    const bool onBattery =
+        event == PowerEvent::Battery || (event != PowerEvent::Ac && source.onBattery);
+    Json caches = Json::array();
+    for (const auto& outcome : manager.powerEvent(event, onBattery)) {
+        caches.push_back(toJson(outcome));
+    }
+    return Json{{"event", std::string(toString(event))},
+                {"on_battery", onBattery},
+                {"power", source.detail},
+                {"caches", caches}};
+}
+
 } // namespace
+
+PowerSource powerSourceOf(const SysfsRoot& root) {
+    const auto state = firmware::readPowerState(root);
+    return PowerSource{!state.onMains, state.detail};
+}
+
+PowerSource livePowerSource() {
+    return powerSourceOf(SysfsRoot());
+}
 
 RamInfo parseMemInfo(std::string_view text) {
     RamInfo info;
@@ -206,7 +323,7 @@ RamInfo parseMemInfo(std::string_view text) {
     return info;
 }
 
-void addCacheVerbs(HelperService& service, CacheManager& manager) {
+void addCacheVerbs(HelperService& service, CacheManager& manager, PowerReader power) {
     CacheManager* m = &manager;
     service.add(Verb{"cache.probe", "io.github.ssdkeeper.cache.probe", Grade::Read,
                      [m](const Json& args, const VerbEvents&) { return probe(*m, args); }});
@@ -223,6 +340,15 @@ void addCacheVerbs(HelperService& service, CacheManager& manager) {
                      [m](const Json& args, const VerbEvents&) { return mode(*m, args); }});
     service.add(Verb{"cache.resize", "io.github.ssdkeeper.cache.resize", Grade::Change,
                      [m](const Json& args, const VerbEvents&) { return resize(*m, args); }});
+    service.add(
+        Verb{"cache.policy", "io.github.ssdkeeper.cache.policy", Grade::Change,
+             [m, power](const Json& args, const VerbEvents&) { return policy(*m, args, power); }});
+    service.add(
+        Verb{"cache.boot", "io.github.ssdkeeper.cache.boot", Grade::Change,
+             [m, power](const Json& args, const VerbEvents&) { return boot(*m, args, power); }});
+    service.add(Verb{
+        "cache.power", "io.github.ssdkeeper.cache.power", Grade::Change,
+        [m, power](const Json& args, const VerbEvents&) { return powerEvent(*m, args, power); }});
 }
 
 } // namespace ssdk::helper

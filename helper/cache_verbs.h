@@ -1,5 +1,8 @@
 #pragma once
 
+#include <functional>
+
+#include "core/base/sysfs_root.h"
 #include "core/cachectl/backend_manager.h"
 #include "helper/helper_service.h"
 
@@ -13,14 +16,36 @@ inline constexpr const char* kCacheStateDir = "/var/lib/ssdkeeper/cache";
 // cache.probe  {} → {backends: [{name, title, probe: {available, reasons, reason},
 //                   capabilities}], ram: {total_bytes, available_bytes, suggested_bytes}}
 // cache.status {} → {caches: [{phase, cache, mount, stats, stats_error}]}
-// cache.enable {device, backend, size, compression, mode, cache_device?, apply_now?}
-//              → {record}; a mounted device needs apply_now: true (unmount, stack, remount)
+// cache.enable {device, backend, size, compression, mode, cache_device?, apply_now?,
+//               power_safe?, at_next_boot?, preview?, fstab_line?}
+//              → {record}; a mounted device needs apply_now: true (unmount, stack, remount) or
+//              at_next_boot: true (fstab and the boot unit; with preview: true only
+//              {fstab: {path, line, before, after, diff}} is returned and nothing changes;
+//              fstab_line: the new line as shown to the user, refused when it differs now)
 // cache.disable {device} → {disabled}: flush, tear down, mount the origin back
 // cache.flush {device} → {flushed}
 // cache.mode {device, mode} → {record}
 // cache.resize {device, size} → {record}
+// cache.policy {device, power_safe} → {record}: "on battery or before suspend: flush and
+//              switch to write-through"
+// cache.boot {device, action: start|stop} → {record}: the boot unit (ssdkeeper-cache@.service)
+//              stacks an at-next-boot cache / flushes and tears it down after the unmount
+// cache.power {event: auto|battery|ac|suspend|resume|shutdown} → {event, on_battery, power,
+//              caches: [{name, origin, action, error}]}; auto: battery or ac from
+//              /sys/class/power_supply
 // device: the cached partition, the device to mount instead, or the cache's name.
-void addCacheVerbs(HelperService& service, cachectl::CacheManager& manager);
+// Whether the machine runs on battery now, and how that was seen.
+struct PowerSource {
+    bool onBattery = false;
+    std::string detail;
+};
+using PowerReader = std::function<PowerSource()>;
+// <sys>/class/power_supply (firmware::readPowerState: Mains/USB online, Battery).
+PowerSource powerSourceOf(const SysfsRoot& root);
+PowerSource livePowerSource(); // powerSourceOf the live /sys
+
+void addCacheVerbs(HelperService& service, cachectl::CacheManager& manager,
+                   PowerReader power = livePowerSource);
 
 // /proc/meminfo's MemTotal and MemAvailable in bytes (0 when unreadable).
 struct RamInfo {

@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineSeries>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QScrollArea>
@@ -121,16 +122,34 @@ bool ManagerCacheCalls::call(const QString& verb, Json args) {
                            parseCompression(str(args, "compression")).value_or(Compression::None),
                            parseCacheMode(str(args, "mode")).value_or(CacheMode::WriteThrough),
                            ""};
-            auto record =
-                m_manager.enable(str(args, "backend"), plan, args.value("apply_now", false));
-            result = record ? Expected<Json>(Json{{"record", toJson(*record)}})
-                            : Expected<Json>(std::unexpected(record.error()));
+            const PowerPolicy power{args.value("power_safe", false), ""};
+            if (args.value("preview", false)) {
+                auto change = m_manager.previewAtBoot(str(args, "backend"), plan);
+                result = change ? Expected<Json>(Json{{"fstab",
+                                                       {{"path", change->path},
+                                                        {"line", change->line + 1},
+                                                        {"after", change->after},
+                                                        {"diff", change->diff()}}}})
+                                : Expected<Json>(std::unexpected(change.error()));
+            } else {
+                auto record = args.value("at_next_boot", false)
+                                  ? m_manager.enableAtBoot(str(args, "backend"), plan, power,
+                                                           str(args, "fstab_line"))
+                                  : m_manager.enable(str(args, "backend"), plan,
+                                                     args.value("apply_now", false), power);
+                result = record ? Expected<Json>(Json{{"record", toJson(*record)}})
+                                : Expected<Json>(std::unexpected(record.error()));
+            }
         } else if (verb == QStringLiteral("cache.disable") ||
                    verb == QStringLiteral("cache.flush")) {
             auto done = verb == QStringLiteral("cache.disable") ? m_manager.disable(device)
                                                                 : m_manager.flush(device);
             result = done ? Expected<Json>(Json{{"device", device}})
                           : Expected<Json>(std::unexpected(done.error()));
+        } else if (verb == QStringLiteral("cache.policy")) {
+            auto record = m_manager.setPowerPolicy(device, args.value("power_safe", false), false);
+            result = record ? Expected<Json>(Json{{"record", toJson(*record)}})
+                            : Expected<Json>(std::unexpected(record.error()));
         } else if (verb == QStringLiteral("cache.mode")) {
             auto mode = parseCacheMode(str(args, "mode"));
             auto record = mode ? m_manager.setMode(device, *mode)
@@ -281,6 +300,7 @@ void RamCachePage::build() {
                                   "mount it again at the same place now"));
     m_applyNow->setObjectName("ramcache.applyNow");
     form->addRow(QString(), m_applyNow);
+    buildSafety(form);
     layout->addWidget(settings);
 
     auto* live = new QGroupBox(tr("Live"));
@@ -461,8 +481,17 @@ void RamCachePage::onFinished(const QString& verb, bool ok, const QString& error
         applyProbe(result);
     } else if (verb == QStringLiteral("cache.status")) {
         applyStatus(result);
+    } else if (verb == QStringLiteral("cache.enable") && result.contains("fstab")) {
+        confirmAtNextBoot(result["fstab"], m_bootArgs);
     } else {
-        if (verb == QStringLiteral("cache.enable")) {
+        if (verb == QStringLiteral("cache.enable") &&
+            str(result["record"], "phase") == "scheduled") {
+            m_message->setText(
+                tr("At next boot %1 stacks the cache, and /etc/fstab mounts %2. Nothing changed "
+                   "now; untick to put fstab back.")
+                    .arg(qs(str(result["record"]["boot"], "unit")),
+                         qs(str(result["record"]["cache"], "cached_device"))));
+        } else if (verb == QStringLiteral("cache.enable")) {
             m_message->setText(tr("The cache is on: mount %1 (done for you when it was mounted).")
                                    .arg(qs(str(result["record"]["cache"], "cached_device"))));
             m_hitSeries->clear();
@@ -475,6 +504,8 @@ void RamCachePage::onFinished(const QString& verb, bool ok, const QString& error
             m_message->setText(tr("Flushed: every dirty block is on the drive."));
         } else if (verb == QStringLiteral("cache.mode")) {
             m_message->setText(tr("Mode changed."));
+        } else if (verb == QStringLiteral("cache.policy")) {
+            m_message->setText(tr("Power policy saved."));
         }
         send(QStringLiteral("cache.status"), Json::object());
     }
@@ -549,6 +580,7 @@ void RamCachePage::applyStatus(const Json& result) {
         m_statsLabel->setText(tr("No cache is active on this drive."));
         m_ratio->clear();
     }
+    applySafety(activeCache());
 }
 
 void RamCachePage::addSample(const Json& stats) {
@@ -703,6 +735,8 @@ void RamCachePage::updateControls() {
     m_suggest->setEnabled(!on);
     m_compression->setEnabled(!on);
     m_flush->setEnabled(on && !m_waiting);
+    m_atNextBoot->setEnabled(!on && haveDevice);
+    m_powerSafe->setEnabled(haveDevice);
 
     const QString current = m_compression->currentText();
     m_compression->blockSignals(true);
@@ -728,7 +762,16 @@ void RamCachePage::onToggled(bool on) {
                   {"backend", m_backend->currentData().toString().toStdString()},
                   {"size", static_cast<std::uint64_t>(m_size->value()) * kMiB},
                   {"compression", m_compression->currentText().toStdString()},
-                  {"mode", m_writeBack->isChecked() ? "write-back" : "write-through"}};
+                  {"mode", m_writeBack->isChecked() ? "write-back" : "write-through"},
+                  {"power_safe", m_powerSafe->isChecked()}};
+        if (m_atNextBoot->isChecked()) {
+            // Ask for the fstab change first; confirmAtNextBoot() shows it.
+            args["at_next_boot"] = true;
+            m_bootArgs = args;
+            args["preview"] = true;
+            send(QStringLiteral("cache.enable"), args);
+            return;
+        }
         if (m_applyNow->isVisible()) {
             if (!m_applyNow->isChecked()) {
                 m_enable->setChecked(false);
@@ -743,6 +786,95 @@ void RamCachePage::onToggled(bool on) {
         send(QStringLiteral("cache.disable"),
              Json{{"device", str((*active)["cache"]["plan"], "origin")}});
     }
+}
+
+void RamCachePage::buildSafety(QFormLayout* form) {
+    m_atNextBoot = new QCheckBox(tr("At next boot instead: change nothing now; a boot unit stacks "
+                                    "the cache and /etc/fstab mounts it (the change is shown "
+                                    "first)"));
+    m_atNextBoot->setObjectName("ramcache.atNextBoot");
+    form->addRow(QString(), m_atNextBoot);
+    m_powerSafe = new QCheckBox(tr("On battery or before suspend: flush and switch to "
+                                   "write-through"));
+    m_powerSafe->setObjectName("ramcache.powerSafe");
+    m_powerSafe->setToolTip(
+        tr("Back to write-back on mains power or after resume. Before shutdown write-back is "
+           "always flushed and switched to write-through."));
+    m_safetyState = new QLabel;
+    m_safetyState->setObjectName("ramcache.safetyState");
+    m_safetyState->setWordWrap(true);
+    auto* powerBox = new QVBoxLayout;
+    powerBox->addWidget(m_powerSafe);
+    powerBox->addWidget(m_safetyState);
+    form->addRow(tr("Power"), powerBox);
+    connect(m_atNextBoot, &QCheckBox::toggled, this, [this](bool on) {
+        if (on) {
+            m_applyNow->setChecked(false);
+        }
+    });
+    connect(m_applyNow, &QCheckBox::toggled, this, [this](bool on) {
+        if (on) {
+            m_atNextBoot->setChecked(false);
+        }
+    });
+    connect(m_powerSafe, &QCheckBox::clicked, this, [this](bool on) {
+        if (auto active = activeCache(); active) {
+            send(QStringLiteral("cache.policy"),
+                 Json{{"device", str((*active)["cache"]["plan"], "origin")}, {"power_safe", on}});
+        }
+    });
+}
+
+void RamCachePage::applySafety(const std::optional<Json>& active) {
+    QStringList state;
+    if (active) {
+        const Json power = (*active).value("power", Json::object());
+        m_powerSafe->setChecked(power.value("safe_on_battery", false));
+        const std::string by = str(power, "switched_by");
+        if (!by.empty()) {
+            state << tr("Write-through now because of %1; write-back returns on mains power or "
+                        "resume.")
+                         .arg(qs(by));
+        }
+        if ((*active)["boot"].is_object()) {
+            state << tr("At boot: %1, mounted through %2.")
+                         .arg(qs(str((*active)["boot"], "unit")),
+                              qs(str((*active)["boot"], "fstab")));
+        }
+        if (str(*active, "phase") == "scheduled") {
+            state << tr("Scheduled: the cache is stacked at the next boot.");
+        }
+    }
+    m_safetyState->setText(state.join(QLatin1Char(' ')));
+    m_safetyState->setVisible(!state.isEmpty());
+}
+
+void RamCachePage::confirmAtNextBoot(const Json& fstab, Json args) {
+    if (m_bootConfirm != nullptr) {
+        m_bootConfirm->close();
+    }
+    m_bootConfirm = new QMessageBox(
+        QMessageBox::Question, tr("Cache at next boot"),
+        tr("<p>SSD Keeper will change line %1 of %2 so that the filesystem is mounted from the "
+           "cache, which a boot unit stacks before it. Nothing else changes now; turning the "
+           "cache off puts the line back exactly.</p><pre>%3</pre>")
+            .arg(fstab.value("line", 0))
+            .arg(qs(str(fstab, "path")).toHtmlEscaped(), qs(str(fstab, "diff")).toHtmlEscaped()),
+        QMessageBox::Ok | QMessageBox::Cancel, this);
+    m_bootConfirm->setObjectName("ramcache.bootConfirm");
+    m_bootConfirm->button(QMessageBox::Ok)->setText(tr("Change fstab"));
+    m_bootConfirm->setAttribute(Qt::WA_DeleteOnClose);
+    args["fstab_line"] = str(fstab, "after");
+    connect(m_bootConfirm, &QMessageBox::finished, this, [this, args](int result) {
+        m_bootConfirm = nullptr;
+        if (result == QMessageBox::Ok) {
+            send(QStringLiteral("cache.enable"), args);
+        } else {
+            m_enable->setChecked(false);
+            m_message->setText(tr("Nothing changed."));
+        }
+    });
+    m_bootConfirm->open();
 }
 
 void RamCachePage::loadTrace(const QString& path, const QString& format) {

@@ -13,7 +13,9 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
+class QMessageBox;
 class QPushButton;
 class QRadioButton;
 class QSlider;
@@ -109,6 +111,10 @@ private:
     void updateControls();
     void onToggled(bool on);
     void addSample(const Json& stats);
+    // Power safety and "at next boot" (docs/ram-cache.md#power-safety, #at-next-boot).
+    void buildSafety(QFormLayout* form);
+    void applySafety(const std::optional<Json>& active);
+    void confirmAtNextBoot(const Json& fstab, Json args);
     QString selectedPartition() const;
     std::optional<Json> activeCache() const; // the cache of the selected partition
 
@@ -139,6 +145,11 @@ private:
     QRadioButton* m_writeBack;
     QLabel* m_writeBackWarning;
     QCheckBox* m_applyNow;
+    QCheckBox* m_atNextBoot;
+    QCheckBox* m_powerSafe;
+    QLabel* m_safetyState;
+    QMessageBox* m_bootConfirm = nullptr; // the fstab diff, while it is shown
+    Json m_bootArgs;                      // the cache.enable the diff was asked for
     QPushButton* m_flush;
     QLabel* m_message;
     QLabel* m_statsLabel;

@@ -1,8 +1,11 @@
 #include "core/cachectl/backend_manager.h"
 
+#include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <unistd.h>
 
 #include "core/base/log.h"
 
@@ -21,16 +24,117 @@ std::vector<std::string> splitOptions(const std::string& text) {
     return options;
 }
 
+Expected<std::string> readWhole(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return failErrno(errno, "reading " + path.string());
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+bool hasLine(const std::string& text, const std::string& line) {
+    std::istringstream in(text);
+    for (std::string each; std::getline(in, each);) {
+        if (each == line) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Written to a temporary file beside it, synced, and renamed over it, keeping its mode.
+Expected<void> replaceFileAtomically(const std::filesystem::path& path, const std::string& text) {
+    const auto temporary = path.string() + ".ssdkeeper.tmp";
+    std::error_code error;
+    const auto mode = std::filesystem::status(path, error).permissions();
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        return failErrno(errno, "creating " + temporary);
+    }
+    std::size_t written = 0;
+    while (written < text.size()) {
+        const auto n = ::write(fd, text.data() + written, text.size() - written);
+        if (n < 0) {
+            const int saved = errno;
+            ::close(fd);
+            std::filesystem::remove(temporary, error);
+            return failErrno(saved, "writing " + temporary);
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    const bool synced = ::fsync(fd) == 0;
+    const int syncError = errno;
+    ::close(fd);
+    if (!synced) {
+        std::filesystem::remove(temporary, error);
+        return failErrno(syncError, "syncing " + temporary);
+    }
+    if (!error) {
+        std::filesystem::permissions(temporary, mode, error);
+    }
+    std::filesystem::rename(temporary, path, error);
+    if (error) {
+        return failErrno(error.value(), "replacing " + path.string());
+    }
+    return {};
+}
+
+// The device an fstab spec names: /dev/… as is, UUID=/LABEL=/PARTUUID=/PARTLABEL= through
+// udev's /dev/disk/by-… links.
+std::string specPath(const std::string& spec) {
+    for (const auto& [prefix, dir] :
+         {std::pair{"UUID=", "by-uuid"}, std::pair{"LABEL=", "by-label"},
+          std::pair{"PARTUUID=", "by-partuuid"}, std::pair{"PARTLABEL=", "by-partlabel"}}) {
+        if (spec.starts_with(prefix)) {
+            return std::string("/dev/disk/") + dir + "/" + spec.substr(std::strlen(prefix));
+        }
+    }
+    return spec;
+}
+
+// Only device-mapper stacks have a name known before they exist (the plan's name), which is
+// what fstab must name.
+Expected<std::string> predictedCachedDevice(const std::string& backend, const CachePlan& plan) {
+    if (backend == "engine" || backend == "bcache") {
+        return fail(ErrorCode::Unsupported,
+                    backend +
+                        " names its device only when it starts (/dev/nbdN, /dev/bcacheN), so "
+                        "fstab cannot name it in advance: use zram-writecache or ssd-cache at "
+                        "next boot, or apply now");
+    }
+    return "/dev/mapper/" + plan.name;
+}
+
 } // namespace
 
 Json toJson(const CacheRecord& record) {
-    Json json{{"phase", record.phase}, {"cache", toJson(record.active)}, {"mount", nullptr}};
+    Json json{{"phase", record.phase},
+              {"cache", toJson(record.active)},
+              {"mount", nullptr},
+              {"power", toJson(record.power)},
+              {"boot", nullptr}};
     if (record.mount) {
         json["mount"] = Json{{"mount_point", record.mount->mountPoint},
                              {"fs_type", record.mount->fsType},
                              {"options", record.mount->options}};
     }
+    if (record.boot) {
+        json["boot"] = Json{{"device", record.boot->device},
+                            {"unit", record.boot->unit},
+                            {"fstab", record.boot->fstab},
+                            {"line_before", record.boot->lineBefore},
+                            {"line_after", record.boot->lineAfter}};
+    }
     return json;
+}
+
+Json toJson(const PowerOutcome& outcome) {
+    return Json{{"name", outcome.name},
+                {"origin", outcome.origin},
+                {"action", outcome.action},
+                {"error", outcome.error}};
 }
 
 Expected<CacheRecord> cacheRecordFromJson(const Json& json) {
@@ -46,6 +150,15 @@ Expected<CacheRecord> cacheRecordFromJson(const Json& json) {
         const auto& mount = json["mount"];
         record.mount = MountRecord{mount.value("mount_point", ""), mount.value("fs_type", ""),
                                    mount.value("options", "")};
+    }
+    if (json.contains("power")) {
+        record.power = powerPolicyFromJson(json["power"]);
+    }
+    if (json.contains("boot") && json["boot"].is_object()) {
+        const auto& boot = json["boot"];
+        record.boot =
+            BootRecord{boot.value("device", ""), boot.value("unit", ""), boot.value("fstab", ""),
+                       boot.value("line_before", ""), boot.value("line_after", "")};
     }
     return record;
 }
@@ -146,7 +259,8 @@ Expected<CacheRecord> CacheManager::find(const std::string& device) const {
         }
         const auto& active = record->active;
         if (active.plan.origin == device || active.cachedDevice == device ||
-            kernelName(active.plan.origin) == name || active.plan.name == device) {
+            kernelName(active.plan.origin) == name || active.plan.name == device ||
+            (record->boot && record->boot->device == device)) {
             return record;
         }
     }
@@ -178,8 +292,8 @@ Expected<void> CacheManager::unmount(const std::string& mountPoint) const {
     return {};
 }
 
-Expected<CacheRecord> CacheManager::enable(const std::string& backendName, const CachePlan& plan,
-                                           bool applyNow) {
+Expected<Backend*> CacheManager::checkEnable(const std::string& backendName,
+                                             const CachePlan& plan) const {
     auto* backend = m_registry.find(backendName);
     if (backend == nullptr) {
         return fail(ErrorCode::NotFound, "unknown cache backend '" + backendName + "'");
@@ -199,8 +313,18 @@ Expected<CacheRecord> CacheManager::enable(const std::string& backendName, const
     if (std::filesystem::exists(journalPath(plan.name))) {
         return fail(ErrorCode::Busy, "a cache named '" + plan.name + "' exists already");
     }
-    CacheRecord record{"enabling", ActiveCache{backendName, plan, "", Json::object()},
-                       std::nullopt};
+    return backend;
+}
+
+Expected<CacheRecord> CacheManager::enable(const std::string& backendName, const CachePlan& plan,
+                                           bool applyNow, const PowerPolicy& power) {
+    auto checked = checkEnable(backendName, plan);
+    if (!checked) {
+        return std::unexpected(checked.error());
+    }
+    auto* backend = *checked;
+    CacheRecord record{"enabling", ActiveCache{backendName, plan, "", Json::object()}, std::nullopt,
+                       PowerPolicy{power.safeOnBattery, ""}, std::nullopt};
     if (auto entry = m_env.mountOf(plan.origin); entry) {
         if (!applyNow) {
             return fail(ErrorCode::Busy,
@@ -265,11 +389,33 @@ Expected<void> CacheManager::disable(const std::string& device) {
     if (!backend) {
         return std::unexpected(backend.error());
     }
-    record->phase = "disabling";
-    (void)save(*record);
+    // At next boot: fstab must go back exactly; check that it can before changing anything.
+    bool restoreFstab = false;
+    if (record->boot) {
+        const auto& boot = *record->boot;
+        auto text = readWhole(m_env.resolve(boot.fstab));
+        if (!text) {
+            return std::unexpected(text.error());
+        }
+        restoreFstab = hasLine(*text, boot.lineAfter);
+        if (!restoreFstab && !hasLine(*text, boot.lineBefore)) {
+            return fail(ErrorCode::Busy,
+                        boot.fstab + " was edited since SSD Keeper changed it: its line '" +
+                            boot.lineAfter + "' is gone. Put back '" + boot.lineBefore +
+                            "' by hand (" + m_boot.backup.string() +
+                            " holds the file before the change), then disable again");
+        }
+    }
+    const bool stacked = record->phase != "scheduled";
+    if (stacked) {
+        record->phase = "disabling";
+        (void)save(*record);
+    }
     const auto& active = record->active;
-    if (!active.cachedDevice.empty()) {
+    bool wasMounted = false;
+    if (stacked && !active.cachedDevice.empty()) {
         if (auto mounted = m_env.mountOf(active.cachedDevice); mounted) {
+            wasMounted = true;
             if (auto unmounted = unmount(mounted->mountPoint); !unmounted) {
                 return std::unexpected(Error(unmounted.error()).addContext("disabling the cache"));
             }
@@ -279,7 +425,20 @@ Expected<void> CacheManager::disable(const std::string& device) {
             return std::unexpected(disabled.error());
         }
     }
-    if (record->mount && !m_env.mountOf(active.plan.origin)) {
+    if (record->boot) {
+        if (restoreFstab) {
+            if (auto written = writeFstab(record->boot->lineAfter, record->boot->lineBefore);
+                !written) {
+                return std::unexpected(
+                    Error(written.error()).addContext("the cache is off; restoring fstab"));
+            }
+        }
+        reloadSystemd();
+    }
+    // A boot cache's filesystem goes back only where it was mounted from the cache; an applied
+    // one where it was mounted before.
+    const bool mountBack = record->boot ? wasMounted : true;
+    if (mountBack && record->mount && !m_env.mountOf(active.plan.origin)) {
         if (auto mounted = mount(active.plan.origin, *record->mount); !mounted) {
             return std::unexpected(
                 Error(mounted.error())
@@ -317,6 +476,7 @@ Expected<CacheRecord> CacheManager::setMode(const std::string& device, CacheMode
     if (auto changed = (*backend)->setMode(record->active, mode); !changed) {
         return std::unexpected(changed.error());
     }
+    record->power.switchedBy.clear(); // the user's choice now, not a power event's
     if (auto saved = save(*record); !saved) {
         return std::unexpected(saved.error());
     }
@@ -358,7 +518,11 @@ std::vector<CacheStatus> CacheManager::status() const {
             continue;
         }
         CacheStatus status{*record, std::nullopt, ""};
-        if (auto backend = backendOf(*record); !backend) {
+        if (record->phase == "scheduled") {
+            status.statsError = "not stacked now: " +
+                                (record->boot ? record->boot->unit : std::string("the boot unit")) +
+                                " stacks it at the next boot";
+        } else if (auto backend = backendOf(*record); !backend) {
             status.statsError = backend.error().describe();
         } else if (auto stats = (*backend)->stats(record->active); stats) {
             status.stats = *stats;
@@ -368,6 +532,335 @@ std::vector<CacheStatus> CacheManager::status() const {
         result.push_back(std::move(status));
     }
     return result;
+}
+
+std::string CacheManager::stableDevicePath(const std::string& origin) const {
+    const std::string name = kernelName(origin);
+    for (const char* dir : {"/dev/disk/by-partuuid", "/dev/disk/by-id"}) {
+        for (const auto& link : m_env.list(dir)) {
+            const std::filesystem::path path = std::filesystem::path(dir) / link;
+            std::error_code error;
+            const auto target = std::filesystem::read_symlink(m_env.resolve(path), error);
+            if (!error && target.filename() == name) {
+                return path.string();
+            }
+        }
+    }
+    return origin;
+}
+
+std::string CacheManager::currentDevice(const std::string& stablePath) const {
+    std::error_code error;
+    const auto target = std::filesystem::read_symlink(m_env.resolve(stablePath), error);
+    return error ? stablePath : "/dev/" + target.filename().string();
+}
+
+void CacheManager::reloadSystemd() const {
+    // Regenerates the mount units from fstab, as systemd asks after an fstab change.
+    if (m_env.exists("/run/systemd/system")) {
+        if (auto result = m_env.run({"systemctl", "daemon-reload"}); !result) {
+            log::get("cachectl")->warn("systemctl daemon-reload: {}", result.error().describe());
+        }
+    }
+}
+
+Expected<void> CacheManager::writeFstab(const std::string& from, const std::string& to) const {
+    const auto path = m_env.resolve(m_boot.fstab);
+    auto text = readWhole(path);
+    if (!text) {
+        return std::unexpected(text.error());
+    }
+    auto changed = replaceFstabLine(*text, from, to);
+    if (!changed) {
+        return std::unexpected(Error(changed.error()).addContext(m_boot.fstab.string()));
+    }
+    if (auto backedUp = replaceFileAtomically(m_env.resolve(m_boot.backup), *text); !backedUp) {
+        return std::unexpected(backedUp.error());
+    }
+    return replaceFileAtomically(path, *changed);
+}
+
+Expected<std::pair<FstabEntry, FstabChange>>
+CacheManager::fstabChangeFor(const std::string& backendName, const CachePlan& plan) const {
+    auto cachedDevice = predictedCachedDevice(backendName, plan);
+    if (!cachedDevice) {
+        return std::unexpected(cachedDevice.error());
+    }
+    auto text = readWhole(m_env.resolve(m_boot.fstab));
+    if (!text) {
+        return std::unexpected(text.error());
+    }
+    const auto mounted = m_env.mountOf(plan.origin);
+    const std::string name = kernelName(plan.origin);
+    std::optional<FstabEntry> found;
+    for (const auto& entry : parseFstab(*text)) {
+        std::error_code error;
+        const std::string path = specPath(entry.spec);
+        const auto target = std::filesystem::read_symlink(m_env.resolve(path), error);
+        const std::string names =
+            error ? std::filesystem::path(path).filename().string() : target.filename().string();
+        if ((mounted && entry.mountPoint == mounted->mountPoint) ||
+            (path.starts_with("/dev/") && names == name)) {
+            found = entry;
+            break;
+        }
+    }
+    if (!found) {
+        return fail(ErrorCode::NotFound,
+                    m_boot.fstab.string() + " has no line mounting " + plan.origin +
+                        (mounted ? " (mounted on " + mounted->mountPoint + ")" : "") +
+                        ": at next boot changes that line; add one, or apply now");
+    }
+    const std::string& point = found->mountPoint;
+    const auto holds = [&](const std::string& path) {
+        return point == "/" || path == point || path.starts_with(point + "/");
+    };
+    // The journal directory as the booting system sees it (under env.root in tests).
+    std::string stateDir = m_stateDir.string();
+    if (const auto root = m_env.root.string(); root != "/" && stateDir.starts_with(root + "/")) {
+        stateDir = stateDir.substr(root.size());
+    }
+    if (holds(stateDir) || holds("/usr")) {
+        return fail(ErrorCode::Unsupported,
+                    point + " holds what the boot unit needs before it is mounted (" + stateDir +
+                        ", /usr): it cannot be cached at boot");
+    }
+    if (found->options.find("x-systemd.requires=ssdkeeper-cache@") != std::string::npos) {
+        return fail(ErrorCode::Busy, "line " + std::to_string(found->line + 1) + " of " +
+                                         m_boot.fstab.string() +
+                                         " already mounts an SSD Keeper cache");
+    }
+    const auto unit = bootUnitName(stableDevicePath(plan.origin));
+    auto change = planFstabChange(*text, m_boot.fstab.string(), *found, *cachedDevice, unit);
+    if (!change) {
+        return std::unexpected(change.error());
+    }
+    return std::pair{*found, *change};
+}
+
+Expected<FstabChange> CacheManager::previewAtBoot(const std::string& backendName,
+                                                  const CachePlan& plan) const {
+    if (auto checked = checkEnable(backendName, plan); !checked) {
+        return std::unexpected(checked.error());
+    }
+    auto change = fstabChangeFor(backendName, plan);
+    if (!change) {
+        return std::unexpected(change.error());
+    }
+    return change->second;
+}
+
+Expected<CacheRecord> CacheManager::enableAtBoot(const std::string& backendName,
+                                                 const CachePlan& plan, const PowerPolicy& power,
+                                                 const std::string& confirmedLine) {
+    if (auto checked = checkEnable(backendName, plan); !checked) {
+        return std::unexpected(checked.error());
+    }
+    auto found = fstabChangeFor(backendName, plan);
+    if (!found) {
+        return std::unexpected(found.error());
+    }
+    const auto& [entry, change] = *found;
+    if (!confirmedLine.empty() && confirmedLine != change.after) {
+        return fail(ErrorCode::Busy, change.path + " changed since it was shown: line " +
+                                         std::to_string(change.line + 1) + " would now read '" +
+                                         change.after + "'; look again");
+    }
+    MountRecord mountRecord{entry.mountPoint, entry.type, entry.options};
+    if (auto mounted = m_env.mountOf(plan.origin); mounted) {
+        mountRecord = MountRecord{mounted->mountPoint, mounted->fsType,
+                                  remountOptions(mounted->mountOptions, mounted->superOptions)};
+    }
+    const std::string stable = stableDevicePath(plan.origin);
+    CacheRecord record{
+        "scheduled",
+        ActiveCache{backendName, plan, *predictedCachedDevice(backendName, plan), Json::object()},
+        mountRecord, PowerPolicy{power.safeOnBattery, ""},
+        BootRecord{stable, bootUnitName(stable), change.path, change.before, change.after}};
+    if (auto saved = save(record); !saved) {
+        return std::unexpected(saved.error());
+    }
+    if (auto written = writeFstab(change.before, change.after); !written) {
+        std::error_code error;
+        std::filesystem::remove(journalPath(plan.name), error);
+        return std::unexpected(written.error());
+    }
+    reloadSystemd();
+    log::get("cachectl")
+        ->info("{}: {} at next boot ({}), {} line {} changed", plan.name, backendName,
+               record.boot->unit, change.path, change.line + 1);
+    return record;
+}
+
+Expected<CacheRecord> CacheManager::attach(const std::string& device, bool onBattery) {
+    auto record = find(device);
+    if (!record) {
+        return std::unexpected(record.error());
+    }
+    if (!record->boot) {
+        return fail(ErrorCode::InvalidArgument,
+                    record->active.plan.origin + " is not cached at boot (it was applied now)");
+    }
+    auto backend = backendOf(*record);
+    if (!backend) {
+        return std::unexpected(backend.error());
+    }
+    if (record->phase == "active" && m_env.exists(record->active.cachedDevice)) {
+        return record;
+    }
+    // Kernel names move between boots; the stable name says which device it is now.
+    CachePlan plan = record->active.plan;
+    plan.origin = currentDevice(record->boot->device);
+    if (auto mounted = m_env.mountOf(plan.origin); mounted) {
+        return fail(ErrorCode::Busy, plan.origin + " is mounted on " + mounted->mountPoint +
+                                         ": an at-next-boot cache is stacked at boot, before "
+                                         "its filesystem is mounted");
+    }
+    const auto decision = decidePower(plan.mode, record->power, PowerEvent::Resume, onBattery);
+    if (decision.mode) {
+        plan.mode = *decision.mode;
+    }
+    record->power.switchedBy = decision.switchedBy;
+    record->active.plan = plan;
+    record->phase = "enabling";
+    if (auto saved = save(*record); !saved) {
+        return std::unexpected(saved.error());
+    }
+    auto active = (*backend)->enable(plan);
+    if (!active) {
+        record->phase = "scheduled";
+        (void)save(*record);
+        return std::unexpected(Error(active.error()).addContext("stacking the cache at boot"));
+    }
+    record->active = *active;
+    record->phase = "active";
+    if (auto saved = save(*record); !saved) {
+        return std::unexpected(saved.error());
+    }
+    return record;
+}
+
+Expected<CacheRecord> CacheManager::detach(const std::string& device) {
+    auto record = find(device);
+    if (!record) {
+        return std::unexpected(record.error());
+    }
+    if (!record->boot) {
+        return fail(ErrorCode::InvalidArgument,
+                    record->active.plan.origin + " is not cached at boot (it was applied now)");
+    }
+    if (record->phase == "scheduled") {
+        return record;
+    }
+    auto backend = backendOf(*record);
+    if (!backend) {
+        return std::unexpected(backend.error());
+    }
+    if (auto mounted = m_env.mountOf(record->active.cachedDevice); mounted) {
+        // Cannot tear down under a mounted filesystem: make it safe to lose the RAM instead.
+        if (auto outcome = applyPower(*record, PowerEvent::Shutdown, false);
+            !outcome.error.empty()) {
+            return fail(ErrorCode::Busy, outcome.error);
+        }
+        return fail(ErrorCode::Busy, record->active.cachedDevice + " is still mounted on " +
+                                         mounted->mountPoint +
+                                         ": flushed and switched to write-through instead of "
+                                         "tearing the cache down");
+    }
+    if (auto disabled = (*backend)->disable(record->active); !disabled) {
+        return std::unexpected(disabled.error());
+    }
+    record->phase = "scheduled";
+    record->active.resources = Json::object();
+    if (auto saved = save(*record); !saved) {
+        return std::unexpected(saved.error());
+    }
+    return record;
+}
+
+PowerOutcome CacheManager::applyPower(CacheRecord& record, PowerEvent event, bool onBattery) {
+    const auto decision = decidePower(record.active.plan.mode, record.power, event, onBattery);
+    PowerOutcome outcome{record.active.plan.name, record.active.plan.origin, decision.reason, ""};
+    auto backend = backendOf(record);
+    if (!backend) {
+        outcome.error = backend.error().describe();
+        return outcome;
+    }
+    if (decision.flush) {
+        (void)m_env.run({"blockdev", "--flushbufs", record.active.cachedDevice});
+        if (auto flushed = (*backend)->flush(record.active); !flushed) {
+            outcome.error = flushed.error().describe();
+        }
+    }
+    if (decision.mode && outcome.error.empty()) {
+        if (auto changed = (*backend)->setMode(record.active, *decision.mode); !changed) {
+            outcome.error = changed.error().describe();
+        }
+    }
+    if (outcome.error.empty()) {
+        record.power.switchedBy = decision.switchedBy;
+    }
+    if (auto saved = save(record); !saved && outcome.error.empty()) {
+        outcome.error = saved.error().describe();
+    }
+    if (!outcome.error.empty()) {
+        log::get("cachectl")->error("{} on {}: {}", toString(event), outcome.name, outcome.error);
+    } else if (!outcome.action.empty()) {
+        log::get("cachectl")->info("{}: {}", outcome.name, outcome.action);
+    }
+    return outcome;
+}
+
+std::vector<PowerOutcome> CacheManager::powerEvent(PowerEvent event, bool onBattery) {
+    std::vector<PowerOutcome> outcomes;
+    for (const auto& status : status()) {
+        CacheRecord record = status.record;
+        if (record.phase == "active") {
+            outcomes.push_back(applyPower(record, event, onBattery));
+        }
+    }
+    return outcomes;
+}
+
+Expected<CacheRecord> CacheManager::setPowerPolicy(const std::string& device, bool safeOnBattery,
+                                                   bool onBattery) {
+    auto record = find(device);
+    if (!record) {
+        return std::unexpected(record.error());
+    }
+    record->power.safeOnBattery = safeOnBattery;
+    std::optional<PowerDecision> decision;
+    if (record->phase == "active") {
+        const bool heldByPower =
+            record->power.switchedBy == "battery" || record->power.switchedBy == "suspend";
+        if (!safeOnBattery && heldByPower) {
+            decision = decidePower(record->active.plan.mode, record->power, PowerEvent::Ac, false);
+        } else if (safeOnBattery && onBattery) {
+            decision =
+                decidePower(record->active.plan.mode, record->power, PowerEvent::Battery, true);
+        }
+    }
+    if (decision && decision->acts()) {
+        auto backend = backendOf(*record);
+        if (!backend) {
+            return std::unexpected(backend.error());
+        }
+        if (decision->flush) {
+            if (auto flushed = (*backend)->flush(record->active); !flushed) {
+                return std::unexpected(flushed.error());
+            }
+        }
+        if (decision->mode) {
+            if (auto changed = (*backend)->setMode(record->active, *decision->mode); !changed) {
+                return std::unexpected(changed.error());
+            }
+        }
+        record->power.switchedBy = decision->switchedBy;
+    }
+    if (auto saved = save(*record); !saved) {
+        return std::unexpected(saved.error());
+    }
+    return record;
 }
 
 } // namespace ssdk::cachectl

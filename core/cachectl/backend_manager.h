@@ -12,6 +12,8 @@
 
 #include "core/cachectl/backend.h"
 #include "core/cachectl/backend_host.h"
+#include "core/cachectl/fstab.h"
+#include "core/cachectl/power.h"
 
 namespace ssdk::cachectl {
 
@@ -21,11 +23,25 @@ struct MountRecord {
     std::string options;
 };
 
+// "At next boot": the boot unit stacks the cache before the filesystem is mounted, and the
+// fstab line mounts the cache device. What is needed to undo it exactly.
+struct BootRecord {
+    std::string device; // the origin by a name that survives reboots (/dev/disk/by-partuuid/…)
+    std::string unit;   // ssdkeeper-cache@….service
+    std::string fstab;  // the file changed, "/etc/fstab"
+    std::string lineBefore;
+    std::string lineAfter;
+};
+
 // One journal: the cache, where its filesystem was mounted, and how far enabling got.
 struct CacheRecord {
-    std::string phase; // "enabling", "active", "disabling"
+    // "enabling", "active", "disabling"; "scheduled": an at-next-boot cache not stacked now
+    // (before the first reboot, or between the unit's stop and its next start).
+    std::string phase;
     ActiveCache active;
     std::optional<MountRecord> mount;
+    PowerPolicy power;
+    std::optional<BootRecord> boot;
 };
 
 Json toJson(const CacheRecord& record);
@@ -50,12 +66,45 @@ struct CacheStatus {
 };
 Json toJson(const CacheStatus& status);
 
+// What a power event did to one cache.
+struct PowerOutcome {
+    std::string name;
+    std::string origin;
+    std::string action; // PowerDecision::reason, empty when nothing was to do
+    std::string error;  // empty on success
+};
+Json toJson(const PowerOutcome& outcome);
+
+// Where the pieces of "at next boot" are, relative to HostEnv::root.
+struct BootPaths {
+    std::filesystem::path fstab = "/etc/fstab";
+    std::filesystem::path backup = "/etc/fstab.ssdkeeper.bak"; // fstab before our last change
+};
+
 class CacheManager {
 public:
     CacheManager(const BackendRegistry& registry, HostEnv env, std::filesystem::path stateDir);
 
     std::vector<BackendReport> probeAll() const;
-    Expected<CacheRecord> enable(const std::string& backend, const CachePlan& plan, bool applyNow);
+    Expected<CacheRecord> enable(const std::string& backend, const CachePlan& plan, bool applyNow,
+                                 const PowerPolicy& power = {});
+    // "At next boot": the fstab change that would be made (nothing is changed).
+    Expected<FstabChange> previewAtBoot(const std::string& backend, const CachePlan& plan) const;
+    // Journals the cache as "scheduled" and writes the fstab change (atomically, after a
+    // backup). confirmedLine: the new line as shown to the user; refused when it differs now.
+    Expected<CacheRecord> enableAtBoot(const std::string& backend, const CachePlan& plan,
+                                       const PowerPolicy& power, const std::string& confirmedLine);
+    // The boot unit: stacks a scheduled cache (the mount follows through fstab) / flushes and
+    // tears it down after its filesystem was unmounted, keeping it scheduled for next boot.
+    Expected<CacheRecord> attach(const std::string& device, bool onBattery);
+    Expected<CacheRecord> detach(const std::string& device);
+    // Flushes / switches every active cache as the event and each cache's policy say.
+    std::vector<PowerOutcome> powerEvent(PowerEvent event, bool onBattery);
+    // The "on battery or before suspend" choice; turning it off while a power event holds the
+    // cache in write-through switches it back to write-back.
+    Expected<CacheRecord> setPowerPolicy(const std::string& device, bool safeOnBattery,
+                                         bool onBattery);
+    void setBootPaths(BootPaths paths) { m_boot = std::move(paths); }
     // device: the origin or the cached device.
     Expected<void> disable(const std::string& device);
     Expected<void> flush(const std::string& device);
@@ -71,10 +120,21 @@ private:
     Expected<void> mount(const std::string& device, const MountRecord& mount) const;
     Expected<void> unmount(const std::string& mountPoint) const;
     Expected<Backend*> backendOf(const CacheRecord& record) const;
+    // The checks enable() and enableAtBoot() share: backend, plan, probe, not cached yet.
+    Expected<Backend*> checkEnable(const std::string& backend, const CachePlan& plan) const;
+    Expected<std::pair<FstabEntry, FstabChange>> fstabChangeFor(const std::string& backend,
+                                                                const CachePlan& plan) const;
+    Expected<void> writeFstab(const std::string& from, const std::string& to) const;
+    // Applies the event's decision to one active cache and journals the result.
+    PowerOutcome applyPower(CacheRecord& record, PowerEvent event, bool onBattery);
+    std::string stableDevicePath(const std::string& origin) const;
+    std::string currentDevice(const std::string& stablePath) const;
+    void reloadSystemd() const;
 
     const BackendRegistry& m_registry;
     HostEnv m_env;
     std::filesystem::path m_stateDir;
+    BootPaths m_boot;
 };
 
 } // namespace ssdk::cachectl

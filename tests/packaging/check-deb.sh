@@ -19,7 +19,14 @@ for expected in /usr/bin/ssdkeeper /usr/bin/ssdkeeperctl \
     /usr/share/applications/io.github.ssdkeeper.SSDKeeper.desktop \
     /usr/share/icons/hicolor/scalable/apps/io.github.ssdkeeper.SSDKeeper.svg \
     /usr/share/metainfo/io.github.ssdkeeper.SSDKeeper.metainfo.xml \
-    /usr/share/polkit-1/actions/io.github.ssdkeeper.policy; do
+    /usr/share/polkit-1/actions/io.github.ssdkeeper.policy \
+    /usr/lib/systemd/system/ssdkeeper-cache@.service \
+    /usr/lib/systemd/system/ssdkeeper-cache-power.service \
+    /usr/lib/systemd/system/ssdkeeper-cache-shutdown.service \
+    /usr/lib/systemd/system/ssdkeeper-cache-sleep.service \
+    /usr/lib/systemd/system/sleep.target.wants/ssdkeeper-cache-sleep.service \
+    /usr/lib/systemd/system/multi-user.target.wants/ssdkeeper-cache-shutdown.service \
+    /usr/lib/udev/rules.d/90-ssdkeeper-cache-power.rules; do
   grep -qx "$expected" "$work/files" || { echo "missing from package: $expected"; exit 1; }
 done
 
@@ -34,6 +41,33 @@ grep -q '/usr/libexec/ssdkeeper/ssdkeeper-helper' \
   { echo "polkit policy does not name the installed helper path"; exit 1; }
 if command -v desktop-file-validate >/dev/null; then
   desktop-file-validate "$work/root/usr/share/applications/io.github.ssdkeeper.SSDKeeper.desktop"
+fi
+# The RAM cache's units: the static hooks link to the units beside them, every ExecStart names
+# the packaged ssdkeeperctl, and systemd-analyze verify (in the extracted tree, with the host's
+# own units for the targets they name) finds nothing to say.
+units="$work/root/usr/lib/systemd/system"
+for link in sleep.target.wants/ssdkeeper-cache-sleep.service \
+    multi-user.target.wants/ssdkeeper-cache-shutdown.service; do
+  [[ -f "$units/$link" && -L "$units/$link" ]] || { echo "$link is not a link to a unit"; exit 1; }
+done
+if grep -h '^Exec' "$units"/ssdkeeper-cache*.service | grep -v '=/usr/bin/ssdkeeperctl cache '; then
+  echo "a unit runs something else than the packaged ssdkeeperctl"; exit 1
+fi
+grep -q 'systemctl --no-block start ssdkeeper-cache-power.service' \
+  "$work/root/usr/lib/udev/rules.d/90-ssdkeeper-cache-power.rules" ||
+  { echo "the udev rule does not start ssdkeeper-cache-power.service"; exit 1; }
+if command -v systemd-analyze >/dev/null && [[ -d /lib/systemd/system ]]; then
+  cp -rn /lib/systemd/system/. "$units/"
+  instance='ssdkeeper-cache@dev-disk-by\x2dpartuuid-4c1d\x2d01.service'
+  cp "$units/ssdkeeper-cache@.service" "$units/$instance"
+  verify=$(cd "$units" && systemd-analyze --root="$work/root" verify --man=no \
+    ssdkeeper-cache-power.service ssdkeeper-cache-sleep.service \
+    ssdkeeper-cache-shutdown.service "$instance" 2>&1) ||
+    { echo "systemd-analyze verify failed: $verify"; exit 1; }
+  [[ -z "$verify" ]] || { echo "systemd-analyze verify: $verify"; exit 1; }
+  echo "systemd-analyze verify: the cache units are clean"
+else
+  echo "systemd-analyze or /lib/systemd/system missing: units not verified"
 fi
 "$work/root/usr/bin/ssdkeeperctl" list >/dev/null
 jq -e '.issues | length >= 5' "$work/root/usr/share/ssdkeeper/firmware/known-issues.json" \
