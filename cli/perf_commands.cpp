@@ -1,5 +1,6 @@
 #include "cli/perf_commands.h"
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <ctime>
@@ -7,22 +8,21 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <pthread.h>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
-#include <atomic>
-#include <pthread.h>
 
 #include "core/base/system_process_runner.h"
 #include "core/device/device_json.h"
 #include "core/maintenance/erase/guards.h"
 #include "core/perf/bench_plan.h"
 #include "core/perf/bench_result.h"
-#include "core/rpc/client.h"
 #include "core/perf/fio_runner.h"
 #include "core/perf/report.h"
 #include "core/perf/sampler.h"
 #include "core/perf/series.h"
+#include "core/rpc/client.h"
 
 namespace ssdk::cli {
 

@@ -65,8 +65,8 @@ class ProgressTicker {
 public:
     ProgressTicker(const VerbEvents& events, std::string deviceName, unsigned expectedSeconds)
         : m_thread([this, &events, deviceName = std::move(deviceName), expectedSeconds] {
-              run(events, deviceName, expectedSeconds);
-          }) {}
+            run(events, deviceName, expectedSeconds);
+        }) {}
     ~ProgressTicker() {
         {
             std::lock_guard lock(m_mutex);

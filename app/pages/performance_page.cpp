@@ -7,7 +7,6 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
-#include <QStandardItemModel>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFrame>
@@ -18,6 +17,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -428,9 +428,8 @@ void PerformancePage::startBenchmark() {
     m_benchStatus->setText(tr("Running fio on %1…").arg(m_target->text()));
     m_benchClock.start();
     m_progressTimer.start();
-    m_benchWatcher.setFuture(
-        QtConcurrent::run([runner, target, size, loops,
-                           kSecondsPerTest]() -> Expected<perf::BenchResult> {
+    m_benchWatcher.setFuture(QtConcurrent::run(
+        [runner, target, size, loops, kSecondsPerTest]() -> Expected<perf::BenchResult> {
             if (findExecutable("fio").empty()) {
                 return fail(ErrorCode::ToolMissing,
                             "fio is not installed; install the 'fio' package to run benchmarks");
@@ -604,8 +603,8 @@ void PerformancePage::startDeviceBenchmark(const QString& confirmation) {
     if (!m_selected || m_helper->isBusy()) {
         return;
     }
-    const Bytes size(std::min<std::uint64_t>(m_size->currentData().toULongLong(),
-                                             m_selected->size.value));
+    const Bytes size(
+        std::min<std::uint64_t>(m_size->currentData().toULongLong(), m_selected->size.value));
     Json args{{"device", m_selected->path},
               {"preset", "cdm"},
               {"confirm", confirmation.toStdString()},

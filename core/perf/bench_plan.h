@@ -19,9 +19,9 @@ namespace ssdk::perf {
 struct BenchOptions {
     std::string preset = "cdm"; // cdm, qd-scaling, consistency, slc, trim-recovery
     Bytes size = Bytes::gib(1);
-    unsigned durationS = 0; // preset default when 0 (see planBench)
-    unsigned loops = 1;     // cdm
-    unsigned roundS = 60;   // consistency: seconds per SNIA round
+    unsigned durationS = 0;                         // preset default when 0 (see planBench)
+    unsigned loops = 1;                             // cdm
+    unsigned roundS = 60;                           // consistency: seconds per SNIA round
     std::vector<unsigned> gapsS = {10, 15, 20, 25}; // slc idle gaps
     Bytes burst;                                    // slc drain burst; size / 8 when 0
 };

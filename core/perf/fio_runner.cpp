@@ -63,8 +63,9 @@ Expected<BenchTarget> prepareTarget(const std::string& deviceOrPath, Bytes size,
         const auto given = fs::canonical(deviceOrPath, pathEc);
         if (pathEc || given != fs::path(device->path)) {
             return fail(ErrorCode::InvalidArgument,
-                        deviceOrPath + " is a partition; a raw-device benchmark runs on a whole, "
-                                       "unmounted drive (" +
+                        deviceOrPath +
+                            " is a partition; a raw-device benchmark runs on a whole, "
+                            "unmounted drive (" +
                             device->path + ")");
         }
         if (!destroyConfirmed) {

@@ -55,7 +55,7 @@ private:
 
     HelperLocation m_location;
     std::mutex m_mutex;
-    std::mutex m_writeMutex;        // guards m_toHelper against cancel() from other threads
+    std::mutex m_writeMutex;       // guards m_toHelper against cancel() from other threads
     std::uint64_t m_runningId = 0; // the call waiting for its response (under m_writeMutex)
     pid_t m_pid = -1;
     int m_toHelper = -1;

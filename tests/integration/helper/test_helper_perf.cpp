@@ -59,9 +59,9 @@ TEST_CASE("perf.bench benchmarks an unmounted lab drive, refuses a mounted one, 
     }
     const ScratchState scratch;
     auto client = helperClient();
-    const auto created = client.call("lab.create", Json{{"name", "itest-bench"},
-                                                        {"size", Bytes::mib(64).value},
-                                                        {"layout", "gpt-ext4"}});
+    const auto created = client.call(
+        "lab.create",
+        Json{{"name", "itest-bench"}, {"size", Bytes::mib(64).value}, {"layout", "gpt-ext4"}});
     REQUIRE(created);
     const std::string device = (*created)["device"];
     const std::string confirm = confirmationOf(device);
@@ -111,8 +111,7 @@ TEST_CASE("perf.bench benchmarks an unmounted lab drive, refuses a mounted one, 
     }
     REQUIRE_FALSE(progress.empty());
     CHECK(std::ranges::any_of(progress, [](const Json& data) {
-        return data["write_bytes_per_s"].get<double>() + data["read_bytes_per_s"].get<double>() >
-               0;
+        return data["write_bytes_per_s"].get<double>() + data["read_bytes_per_s"].get<double>() > 0;
     }));
 
     // A consistency run of a minute, cancelled once fio is writing.

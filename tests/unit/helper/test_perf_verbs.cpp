@@ -24,8 +24,11 @@ device::Device spareDrive() {
 }
 
 Json request() {
-    return Json{{"device", "/dev/sdb"}, {"preset", "cdm"}, {"confirm", "Lab SSD 256"},
-                {"size", Bytes::mib(64).value}, {"duration_s", 2}};
+    return Json{{"device", "/dev/sdb"},
+                {"preset", "cdm"},
+                {"confirm", "Lab SSD 256"},
+                {"size", Bytes::mib(64).value},
+                {"duration_s", 2}};
 }
 
 template <typename F> bool within(std::chrono::milliseconds limit, F done) {
@@ -135,7 +138,9 @@ TEST_CASE("the cancel watch fires on a cancel line or the end of input", "[helpe
         CHECK(within(std::chrono::seconds(2), [&] { return fired == 1; }));
     }
     SECTION("nothing while the verb runs to its end") {
-        { CancelWatch watch(fds[0], [&] { ++fired; }); }
+        {
+            CancelWatch watch(fds[0], [&] { ++fired; });
+        }
         CHECK(fired == 0);
         ::close(fds[1]);
     }
