@@ -41,6 +41,12 @@ void showFraction(QProgressBar* bar, double fraction) {
     bar->setValue(static_cast<int>(fraction * 1000.0));
 }
 
+void HelperCaller::cancel() {
+    if (m_busy && m_client) {
+        m_client->cancel();
+    }
+}
+
 bool HelperCaller::call(const QString& verb, Json args) {
     if (m_busy) {
         return false;

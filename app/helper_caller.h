@@ -35,6 +35,9 @@ public:
     // Starts verb(args) on a pool thread; finished() arrives on this object's thread.
     // Returns false (and does nothing) while another call is running.
     bool call(const QString& verb, Json args);
+    // Asks the helper to stop the running call (rpc::HelperClient::cancel); finished() still
+    // arrives, with the verb's Cancelled error (or its result when it could not stop).
+    void cancel();
 
 signals:
     void finished(const QString& verb, const ssdk::app::HelperCaller::Outcome& outcome);

@@ -1,5 +1,6 @@
 #include "cli/perf_commands.h"
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <ctime>
@@ -7,16 +8,21 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <pthread.h>
 #include <sstream>
 #include <thread>
+#include <unistd.h>
 
 #include "core/base/system_process_runner.h"
 #include "core/device/device_json.h"
+#include "core/maintenance/erase/guards.h"
+#include "core/perf/bench_plan.h"
 #include "core/perf/bench_result.h"
 #include "core/perf/fio_runner.h"
 #include "core/perf/report.h"
 #include "core/perf/sampler.h"
 #include "core/perf/series.h"
+#include "core/rpc/client.h"
 
 namespace ssdk::cli {
 
@@ -189,6 +195,74 @@ void printAnalysis(const perf::BenchResult& result) {
     }
 }
 
+Expected<perf::BenchResult> benchHere(const perf::BenchTarget& target, const perf::BenchPlan& plan,
+                                      const std::string& preset,
+                                      const device::Discovery& discovery) {
+    SystemProcessRunner processes;
+    perf::FioRunner runner(processes);
+    g_activeRunner = &runner;
+    auto previous = std::signal(SIGINT, onInterrupt);
+    auto run = runner.run(target, perf::FioRunSpec{.jobs = plan.jobs}, std::chrono::hours(24));
+    std::signal(SIGINT, previous);
+    g_activeRunner = nullptr;
+    if (!run) {
+        return std::unexpected(run.error());
+    }
+    return perf::makeBenchResult(preset, target, discovery, plan.parameters, std::move(*run));
+}
+
+// A raw device as an unprivileged user: ssdkeeper-helper's perf.bench runs fio as root.
+// Ctrl-C becomes the helper's cancel message (a thread waits for SIGINT, blocked meanwhile).
+Expected<perf::BenchResult> benchThroughHelper(const CliContext& context,
+                                               const perf::BenchTarget& target,
+                                               const perf::BenchOptions& options,
+                                               const device::Discovery& discovery) {
+    auto device = discovery.find(target.path);
+    if (!device) {
+        return std::unexpected(device.error());
+    }
+    Json args{{"device", target.path},
+              {"preset", options.preset},
+              {"confirm", maintenance::erase::confirmationWord(*device)},
+              {"size", options.size.value},
+              {"duration_s", options.durationS},
+              {"loops", options.loops},
+              {"round_s", options.roundS},
+              {"gaps_s", options.gapsS},
+              {"burst", options.burst.value}};
+    rpc::HelperClient helper;
+    sigset_t interrupt;
+    sigset_t previous;
+    sigemptyset(&interrupt);
+    sigaddset(&interrupt, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &interrupt, &previous);
+    std::atomic<bool> done{false};
+    std::thread canceller([&] {
+        const timespec tick{0, 200'000'000};
+        while (!done) {
+            if (sigtimedwait(&interrupt, nullptr, &tick) == SIGINT) {
+                std::cerr << "\ncancelling: stopping fio…\n";
+                helper.cancel();
+            }
+        }
+    });
+    auto answer = helper.call("perf.bench", args, progressPrinter(context));
+    done = true;
+    canceller.join();
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    if (!context.json && ::isatty(STDERR_FILENO) != 0) {
+        std::cerr << "\r\033[K";
+    }
+    if (!answer) {
+        return std::unexpected(Error(answer.error()).addContext("benchmarking " + target.path));
+    }
+    auto result = perf::benchResultFromJson(*answer);
+    if (!result) {
+        return std::unexpected(Error(result.error()).addContext("reading the helper's result"));
+    }
+    return result;
+}
+
 int runBench(const CliContext& context, const BenchOptions& options) {
     if (options.target.empty()) {
         return reportError(context, Error(ErrorCode::InvalidArgument,
@@ -214,61 +288,26 @@ int runBench(const CliContext& context, const BenchOptions& options) {
     if (!target) {
         return reportError(context, target.error());
     }
-    perf::FioRunSpec spec;
-    Json parameters{{"size_bytes", size->value}};
-    if (options.preset == "cdm") {
-        spec.jobs = perf::cdmJobs(*size, options.loops, options.durationS ? options.durationS : 5);
-    } else if (options.preset == "qd-scaling") {
-        spec.jobs = perf::qdScalingJobs(*size, options.durationS ? options.durationS : 5);
-    } else if (options.preset == "consistency") {
-        const unsigned duration =
-            options.durationS ? options.durationS
-                              : options.roundS * static_cast<unsigned>(perf::kSteadyWindowRounds);
-        spec.jobs = perf::consistencyJobs(*size, std::chrono::seconds(duration), "consistency");
-        parameters["round_s"] = options.roundS;
-        parameters["duration_s"] = duration;
-    } else if (options.preset == "slc") {
-        spec.jobs = perf::slcJobs(*size, *burst, options.gapsS, "slc");
-        parameters["gaps_s"] = options.gapsS;
-        parameters["burst_bytes"] = burst->value;
-    } else if (options.preset == "trim-recovery") {
-        if (!target->isDevice) {
-            return reportError(
-                context, Error(ErrorCode::InvalidArgument,
-                               "trim-recovery TRIMs the whole device between measurements, so "
-                               "it runs only on an unmounted block device (a lab drive: "
-                               "ssdkeeperctl lab create) with --yes-destroy-data, not on a "
-                               "test file"));
-        }
-        const unsigned torture = options.durationS ? options.durationS : 60;
-        spec.jobs = perf::trimRecoveryJobs(*size, std::chrono::seconds(torture));
-        parameters["torture_s"] = torture;
-    } else {
-        return reportError(context, Error(ErrorCode::Unsupported,
-                                          "preset '" + options.preset + "' is not available"));
+    perf::BenchOptions benchOptions{.preset = options.preset,
+                                    .size = *size,
+                                    .durationS = options.durationS,
+                                    .loops = options.loops,
+                                    .roundS = options.roundS,
+                                    .gapsS = options.gapsS,
+                                    .burst = *burst};
+    auto plan = perf::planBench(benchOptions, target->isDevice);
+    if (!plan) {
+        return reportError(context, plan.error());
     }
-    SystemProcessRunner processes;
-    perf::FioRunner runner(processes);
-    g_activeRunner = &runner;
-    auto previous = std::signal(SIGINT, onInterrupt);
-    auto run = runner.run(*target, spec, std::chrono::hours(24));
-    std::signal(SIGINT, previous);
-    g_activeRunner = nullptr;
-    if (!run) {
-        return reportError(context, run.error());
+    Expected<perf::BenchResult> benched =
+        target->isDevice && ::geteuid() != 0
+            ? benchThroughHelper(context, *target, benchOptions, discovery)
+            : benchHere(*target, *plan, options.preset, discovery);
+    if (!benched) {
+        return reportError(context, benched.error());
     }
-    perf::BenchResult result;
-    result.preset = options.preset;
-    result.target = target->path;
-    if (auto device = discovery.find(target->isDevice ? target->path : target->deviceName)) {
-        result.device = device::toJson(*device);
-    }
-    result.machine = perf::describeMachine();
-    result.createdS = static_cast<std::int64_t>(std::time(nullptr));
-    result.parameters = std::move(parameters);
-    result.run = std::move(*run);
-    Json document = perf::toJson(result);
-    document["analysis"] = perf::analysisJson(result);
+    const perf::BenchResult& result = *benched;
+    const Json document = perf::resultDocument(result);
     if (!options.output.empty()) {
         if (auto written = writeFile(options.output, document.dump(2) + "\n"); !written) {
             return reportError(context, written.error());

@@ -46,6 +46,10 @@ const Verb* HelperService::find(std::string_view name) const {
 }
 
 std::string HelperService::handleLine(std::string_view line, const EventSink& events) {
+    if (const auto cancelled = rpc::decodeCancel(line)) {
+        log::get("helper")->debug("cancel of request {} arrived after it finished", *cancelled);
+        return {};
+    }
     auto request = rpc::decodeRequest(line);
     if (!request) {
         log::get("helper")->warn("malformed request: {}", request.error().describe());

@@ -46,6 +46,9 @@ public:
     // Handles one request line and returns its encoded response line (ending in '\n').
     // Never throws: malformed requests, unknown verbs, refused authorization and failing
     // handlers all become error responses; id 0 answers a line whose id could not be read.
+    // A cancel message (rpc::encodeCancel) reaching here came after its request finished: it
+    // is dropped and the returned line is empty (verbs that stop early watch for it, see
+    // helper/cancel_watch.h).
     std::string handleLine(std::string_view line, const EventSink& events = {});
 
 private:

@@ -18,6 +18,7 @@
 #include "helper/line_reader.h"
 #include "helper/maintenance_verbs.h"
 #include "helper/op_verbs.h"
+#include "helper/perf_verbs.h"
 #include "helper/ping_verb.h"
 #include "helper/smart_verbs.h"
 
@@ -47,6 +48,9 @@ int main(int argc, char** /*argv*/) {
     // A client that goes away must not kill a verb halfway (a loop device attached, the
     // image not yet formatted): writes then fail quietly and the verb finishes or cleans up.
     std::signal(SIGPIPE, SIG_IGN);
+    // Ctrl-C in the client's terminal is for the client, which sends a cancel message: the
+    // helper and the tools it runs (fio) leave the terminal's foreground process group.
+    ::setpgid(0, 0);
 
     const Caller caller = detectCaller();
     SystemProcessRunner runner;
@@ -57,6 +61,7 @@ int main(int argc, char** /*argv*/) {
     addMaintenanceVerbs(service, runner, maintenance::erase::systemTransports(),
                         labContext ? std::optional(eraseJournals(*labContext)) : std::nullopt);
     addSmartVerbs(service, runner);
+    addPerfVerbs(service, runner, STDIN_FILENO);
     addFirmwareVerbs(service, runner, systemNvmeAdmin());
     cachectl::BackendRegistry cacheBackends;
     cachectl::addSystemBackends(cacheBackends, cachectl::HostEnv::live(runner));

@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFrame>
@@ -15,16 +17,21 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include "app/device_text.h"
+#include "app/helper_caller.h"
 #include "app/widgets/analysis_chart.h"
 #include "app/widgets/throughput_chart.h"
 #include "core/base/system_process_runner.h"
 #include "core/device/device_json.h"
 #include "core/device/discovery.h"
+#include "core/maintenance/erase/guards.h"
+#include "core/perf/bench_plan.h"
 #include "core/perf/fio_runner.h"
 #include "core/perf/report.h"
 #include "core/perf/sampler.h"
@@ -124,9 +131,23 @@ PerformancePage::PerformancePage(QWidget* parent)
     });
     connect(&m_benchWatcher, &QFutureWatcher<Expected<perf::BenchResult>>::finished, this,
             &PerformancePage::benchmarkDone);
+    m_helper = new HelperCaller(this);
+    connect(m_helper, &HelperCaller::progress, this,
+            [this](const QString&, double fraction, const QString& text) {
+                showFraction(m_progress, fraction);
+                m_benchStatus->setText(text);
+            });
+    connect(m_helper, &HelperCaller::finished, this,
+            [this](const QString&, const HelperCaller::Outcome& outcome) {
+                deviceBenchmarkDone(outcome.ok, outcome.error, outcome.result);
+            });
+    updateTargetChoice();
 }
 
 PerformancePage::~PerformancePage() {
+    if (m_helper->isBusy()) {
+        m_helper->cancel(); // fio stops; the helper's answer is dropped with the caller
+    }
     if (m_runner) {
         m_runner->cancel();
         m_benchWatcher.waitForFinished();
@@ -179,11 +200,26 @@ QWidget* PerformancePage::buildBenchCard() {
     layout->setContentsMargins(0, 0, 0, 0);
 
     auto* left = new QVBoxLayout;
+    auto* kindRow = new QHBoxLayout;
+    m_targetKind = new QComboBox;
+    m_targetKind->setObjectName(QStringLiteral("performance.targetKind"));
+    m_targetKind->addItem(tr("Test file in a folder"));
+    m_targetKind->addItem(tr("Whole device (destroys data)"));
+    connect(m_targetKind, &QComboBox::currentIndexChanged, this,
+            &PerformancePage::updateTargetChoice);
+    kindRow->addWidget(new QLabel(tr("Run on")));
+    kindRow->addWidget(m_targetKind, 1);
+    left->addLayout(kindRow);
+    m_targetNote = new QLabel;
+    m_targetNote->setObjectName(QStringLiteral("performance.targetNote"));
+    m_targetNote->setWordWrap(true);
+    left->addWidget(m_targetNote);
     auto* targetRow = new QHBoxLayout;
     m_target = new QLineEdit;
     m_target->setObjectName(QStringLiteral("performance.target"));
     m_target->setPlaceholderText(tr("Folder on the drive for the test file"));
-    auto* browse = new QPushButton(tr("Browse…"));
+    m_browse = new QPushButton(tr("Browse…"));
+    auto* browse = m_browse;
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Test file folder"));
         if (!dir.isEmpty()) {
@@ -195,26 +231,36 @@ QWidget* PerformancePage::buildBenchCard() {
     left->addLayout(targetRow);
     auto* options = new QHBoxLayout;
     m_size = new QComboBox;
-    for (const auto& [label, bytes] : {std::pair{"64 MiB", 64ULL << 20},
+    for (const auto& [label, bytes] : {std::pair{"16 MiB", 16ULL << 20},
+                                       {"64 MiB", 64ULL << 20},
                                        {"256 MiB", 256ULL << 20},
                                        {"1 GiB", 1ULL << 30},
                                        {"4 GiB", 4ULL << 30}}) {
         m_size->addItem(QString::fromLatin1(label), QVariant::fromValue<qulonglong>(bytes));
     }
-    m_size->setCurrentIndex(2);
+    m_size->setObjectName(QStringLiteral("performance.size"));
+    m_size->setCurrentIndex(3);
     m_loops = new QComboBox;
     for (int i = 1; i <= 5; ++i) {
         m_loops->addItem(tr("%n loop(s)", nullptr, i), i);
     }
+    m_seconds = new QComboBox;
+    m_seconds->setObjectName(QStringLiteral("performance.seconds"));
+    for (int seconds : {1, 3, 5, 10}) {
+        m_seconds->addItem(tr("%1 s per test").arg(seconds), seconds);
+    }
+    m_seconds->setCurrentIndex(2);
     options->addWidget(new QLabel(tr("Size")));
     options->addWidget(m_size);
     options->addWidget(m_loops);
+    options->addWidget(m_seconds);
     options->addStretch(1);
     left->addLayout(options);
     auto* buttons = new QHBoxLayout;
     m_run = new QPushButton(tr("Run CrystalDiskMark preset"));
     m_run->setObjectName(QStringLiteral("performance.run"));
     m_cancel = new QPushButton(tr("Cancel"));
+    m_cancel->setObjectName(QStringLiteral("performance.cancel"));
     m_cancel->setEnabled(false);
     auto* open = new QPushButton(tr("Open result…"));
     m_save = new QPushButton(tr("Save result…"));
@@ -297,6 +343,8 @@ QWidget* PerformancePage::buildBenchCard() {
 
 void PerformancePage::setDevice(const device::Device* device) {
     const QString name = device ? QString::fromStdString(device->name) : QString();
+    m_selected = device ? std::optional(*device) : std::nullopt;
+    updateTargetChoice();
     if (device) {
         m_title->setText(tr("%1 — %2").arg(QString::fromStdString(device->path),
                                            device->model.empty()
@@ -357,27 +405,31 @@ QString PerformancePage::liveText() const {
 }
 
 void PerformancePage::startBenchmark() {
-    if (m_runner) {
+    if (m_runner || m_helper->isBusy()) {
+        return;
+    }
+    if (m_targetKind->currentIndex() == WholeDevice) {
+        confirmDeviceBenchmark();
         return;
     }
     const std::string target = m_target->text().toStdString();
     const Bytes size(m_size->currentData().toULongLong());
     const unsigned loops = m_loops->currentData().toUInt();
-    constexpr unsigned kSecondsPerTest = 5;
+    const unsigned kSecondsPerTest = m_seconds->currentData().toUInt();
     m_expectedSeconds = static_cast<int>(8 * loops * kSecondsPerTest);
     // The process runner lives as long as the FioRunner that refers to it.
     auto processes = std::make_shared<SystemProcessRunner>();
     m_runner = std::shared_ptr<perf::FioRunner>(new perf::FioRunner(*processes),
                                                 [processes](perf::FioRunner* r) { delete r; });
     auto runner = m_runner;
-    m_run->setEnabled(false);
-    m_cancel->setEnabled(true);
+    setRunning(true);
+    m_progress->setRange(0, 100);
     m_progress->setValue(0);
     m_benchStatus->setText(tr("Running fio on %1…").arg(m_target->text()));
     m_benchClock.start();
     m_progressTimer.start();
-    m_benchWatcher.setFuture(
-        QtConcurrent::run([runner, target, size, loops]() -> Expected<perf::BenchResult> {
+    m_benchWatcher.setFuture(QtConcurrent::run(
+        [runner, target, size, loops, kSecondsPerTest]() -> Expected<perf::BenchResult> {
             if (findExecutable("fio").empty()) {
                 return fail(ErrorCode::ToolMissing,
                             "fio is not installed; install the 'fio' package to run benchmarks");
@@ -407,6 +459,10 @@ void PerformancePage::startBenchmark() {
 }
 
 void PerformancePage::cancelBenchmark() {
+    if (m_helper->isBusy()) {
+        m_helper->cancel();
+        m_benchStatus->setText(tr("Cancelling: stopping fio…"));
+    }
     if (m_runner) {
         m_runner->cancel();
         m_benchStatus->setText(tr("Cancelling: stopping fio and removing the test file…"));
@@ -416,8 +472,7 @@ void PerformancePage::cancelBenchmark() {
 void PerformancePage::benchmarkDone() {
     m_progressTimer.stop();
     m_runner.reset();
-    m_run->setEnabled(true);
-    m_cancel->setEnabled(false);
+    setRunning(false);
     auto result = m_benchWatcher.result();
     if (!result) {
         m_progress->setValue(0);
@@ -428,6 +483,160 @@ void PerformancePage::benchmarkDone() {
     }
     m_progress->setValue(100);
     showResult(*result);
+    emit benchmarkFinished(true, m_benchStatus->text());
+}
+
+QString rawBenchRefusal(const device::Device& device) {
+    const QString path = QString::fromStdString(device.path);
+    if (device.holdsRootFilesystem()) {
+        return QObject::tr("%1 holds the running system; it is benchmarked only with a test file.")
+            .arg(path);
+    }
+    if (device.inUse()) {
+        QStringList uses;
+        if (!device.mounts.empty()) {
+            uses << mountPointsText(device.mounts);
+        }
+        for (const auto& partition : device.partitions) {
+            if (!partition.mounts.empty()) {
+                uses << mountPointsText(partition.mounts);
+            }
+            if (!partition.holders.empty()) {
+                uses << holdersText(partition.holders);
+            }
+        }
+        if (!device.holders.empty()) {
+            uses << holdersText(device.holders);
+        }
+        return QObject::tr("%1 is in use (%2); unmount it to benchmark the whole device.")
+            .arg(path, uses.join(QStringLiteral(", ")));
+    }
+    if (device.readOnly) {
+        return QObject::tr("%1 is read-only.").arg(path);
+    }
+    return {};
+}
+
+bool PerformancePage::wholeDeviceAvailable() const {
+    return m_selected && rawBenchRefusal(*m_selected).isEmpty();
+}
+
+void PerformancePage::updateTargetChoice() {
+    const bool available = wholeDeviceAvailable();
+    auto* model = qobject_cast<QStandardItemModel*>(m_targetKind->model());
+    if (QStandardItem* item = model ? model->item(WholeDevice) : nullptr) {
+        item->setEnabled(available);
+        item->setToolTip(m_selected ? rawBenchRefusal(*m_selected) : tr("No drive selected"));
+    }
+    if (!available && m_targetKind->currentIndex() == WholeDevice) {
+        m_targetKind->setCurrentIndex(TestFile);
+        return; // called again through currentIndexChanged
+    }
+    const bool whole = m_targetKind->currentIndex() == WholeDevice;
+    m_target->setEnabled(!whole);
+    m_browse->setEnabled(!whole);
+    if (whole) {
+        m_targetNote->setText(
+            tr("fio writes over all of %1 through ssdkeeper-helper (administrator password); "
+               "everything on it is lost.")
+                .arg(QString::fromStdString(m_selected->path)));
+    } else if (!m_selected) {
+        m_targetNote->setText(tr("Whole device: select a drive first."));
+    } else {
+        const QString refusal = rawBenchRefusal(*m_selected);
+        m_targetNote->setText(refusal.isEmpty()
+                                  ? tr("Whole device: also possible for %1 (destroys its data).")
+                                        .arg(QString::fromStdString(m_selected->path))
+                                  : tr("Whole device not offered: %1").arg(refusal));
+    }
+}
+
+void PerformancePage::setRunning(bool running) {
+    m_run->setEnabled(!running);
+    m_cancel->setEnabled(running);
+    m_targetKind->setEnabled(!running);
+}
+
+void PerformancePage::confirmDeviceBenchmark() {
+    if (!wholeDeviceAvailable()) {
+        updateTargetChoice();
+        return;
+    }
+    const auto& device = *m_selected;
+    const QString word = QString::fromStdString(maintenance::erase::confirmationWord(device));
+    auto* dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("performance.confirmDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Benchmark the whole device?"));
+    auto* layout = new QVBoxLayout(dialog);
+    auto* text = new QLabel(
+        tr("<p>fio will write over <b>%1</b> — %2, %3.</p><p><b>All data on this drive will "
+           "be lost</b>: partitions, filesystems and files.</p><p>Type <b>%4</b> to confirm:</p>")
+            .arg(QString::fromStdString(device.path).toHtmlEscaped(),
+                 deviceTitle(device).toHtmlEscaped(), capacityText(device.size).toHtmlEscaped(),
+                 word.toHtmlEscaped()));
+    text->setObjectName(QStringLiteral("performance.confirmText"));
+    text->setWordWrap(true);
+    text->setTextFormat(Qt::RichText);
+    layout->addWidget(text);
+    auto* input = new QLineEdit;
+    input->setObjectName(QStringLiteral("performance.confirmInput"));
+    layout->addWidget(input);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    QPushButton* ok = buttons->button(QDialogButtonBox::Ok);
+    ok->setText(tr("Destroy data and benchmark"));
+    ok->setObjectName(QStringLiteral("performance.confirmOk"));
+    ok->setEnabled(false);
+    layout->addWidget(buttons);
+    connect(input, &QLineEdit::textChanged, ok,
+            [ok, word](const QString& typed) { ok->setEnabled(typed == word); });
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    connect(buttons, &QDialogButtonBox::accepted, dialog, [this, dialog, input] {
+        const QString typed = input->text();
+        dialog->accept();
+        startDeviceBenchmark(typed);
+    });
+    dialog->open();
+}
+
+void PerformancePage::startDeviceBenchmark(const QString& confirmation) {
+    if (!m_selected || m_helper->isBusy()) {
+        return;
+    }
+    const Bytes size(
+        std::min<std::uint64_t>(m_size->currentData().toULongLong(), m_selected->size.value));
+    Json args{{"device", m_selected->path},
+              {"preset", "cdm"},
+              {"confirm", confirmation.toStdString()},
+              {"size", size.value},
+              {"loops", m_loops->currentData().toUInt()},
+              {"duration_s", m_seconds->currentData().toUInt()}};
+    if (!m_helper->call(QStringLiteral("perf.bench"), std::move(args))) {
+        return;
+    }
+    setRunning(true);
+    m_progress->setRange(0, 100);
+    m_progress->setValue(0);
+    m_benchStatus->setText(tr("Running fio on %1 through ssdkeeper-helper…")
+                               .arg(QString::fromStdString(m_selected->path)));
+}
+
+void PerformancePage::deviceBenchmarkDone(bool ok, const QString& error, const Json& result) {
+    setRunning(false);
+    m_progress->setRange(0, 100);
+    auto parsed = ok ? perf::benchResultFromJson(result)
+                     : Expected<perf::BenchResult>(std::unexpected(Error(ErrorCode::Io, "")));
+    if (!ok || !parsed) {
+        m_progress->setValue(0);
+        const QString message = !ok ? error : QString::fromStdString(parsed.error().describe());
+        m_benchStatus->setText(message);
+        emit benchmarkFinished(false, message);
+        return;
+    }
+    m_progress->setValue(100);
+    m_resultLabel.clear();
+    showResult(*parsed);
+    m_benchTabs->setCurrentIndex(0);
     emit benchmarkFinished(true, m_benchStatus->text());
 }
 

@@ -27,6 +27,7 @@ class FioRunner;
 namespace ssdk::app {
 
 class AnalysisChart;
+class HelperCaller;
 class ThroughputChart;
 
 // Samples one block device on its own thread (perf::Sampler over a kept-open stat file)
@@ -57,8 +58,14 @@ private:
     QElapsedTimer m_clock;
 };
 
+// Why a raw-device (destructive) benchmark is not offered for this drive; empty when it is:
+// an unmounted, unheld, writable drive that does not hold the system.
+QString rawBenchRefusal(const device::Device& device);
+
 // Performance: the live throughput graph of the selected drive, and CrystalDiskMark-style
-// benchmarks through fio on a test file (results saved as JSON and re-openable).
+// benchmarks through fio on a test file, or on the whole unmounted drive through
+// ssdkeeper-helper (perf.bench) after a typed confirmation (results saved as JSON and
+// re-openable).
 class PerformancePage : public DevicePage {
     Q_OBJECT
 public:
@@ -91,6 +98,13 @@ public:
     QString compareWithFile(const QString& file);
     QTableWidget* compareTable() const { return m_compare; }
 
+    // The target choice: 0 a test file in a folder, 1 the whole device (destroys data).
+    enum TargetKind { TestFile = 0, WholeDevice = 1 };
+    bool wholeDeviceAvailable() const;
+    // Starts the benchmark as the Run button does (a whole-device run opens the confirmation
+    // dialog, object name "performance.confirmDialog").
+    void runBenchmark() { startBenchmark(); }
+
 signals:
     void benchmarkFinished(bool ok, const QString& message);
 
@@ -100,8 +114,13 @@ private:
     void onSampled(const QString& device, double timeS, double readBytesPerS, double writeBytesPerS,
                    double readIops, double writeIops, double latencyMs, double queueDepth);
     void startBenchmark();
+    void confirmDeviceBenchmark();
+    void startDeviceBenchmark(const QString& confirmation);
     void cancelBenchmark();
     void benchmarkDone();
+    void deviceBenchmarkDone(bool ok, const QString& error, const Json& result);
+    void updateTargetChoice();
+    void setRunning(bool running);
     void openResult();
     void saveResult();
     void exportWithDialog(bool png);
@@ -121,6 +140,12 @@ private:
     QLabel* m_liveNumbers = nullptr;
     QLabel* m_title = nullptr;
 
+    QComboBox* m_targetKind = nullptr;
+    QLabel* m_targetNote = nullptr;
+    QPushButton* m_browse = nullptr;
+    QComboBox* m_seconds = nullptr;
+    HelperCaller* m_helper = nullptr;
+    std::optional<device::Device> m_selected;
     QLineEdit* m_target = nullptr;
     QComboBox* m_size = nullptr;
     QComboBox* m_loops = nullptr;

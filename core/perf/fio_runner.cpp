@@ -57,6 +57,17 @@ Expected<BenchTarget> prepareTarget(const std::string& deviceOrPath, Bytes size,
             return std::unexpected(
                 Error(device.error()).addContext("checking benchmark target " + deviceOrPath));
         }
+        // find() resolves a partition to its disk: a benchmark must not write to more than
+        // it was given.
+        std::error_code pathEc;
+        const auto given = fs::canonical(deviceOrPath, pathEc);
+        if (pathEc || given != fs::path(device->path)) {
+            return fail(ErrorCode::InvalidArgument,
+                        deviceOrPath +
+                            " is a partition; a raw-device benchmark runs on a whole, "
+                            "unmounted drive (" +
+                            device->path + ")");
+        }
         if (!destroyConfirmed) {
             return fail(ErrorCode::InvalidArgument,
                         "benchmarking the raw device " + device->path +

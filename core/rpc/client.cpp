@@ -198,10 +198,24 @@ Expected<void> HelperClient::start() {
     return {};
 }
 
+void HelperClient::closeToHelper() {
+    std::lock_guard lock(m_writeMutex);
+    closeFd(m_toHelper);
+}
+
+void HelperClient::cancel() {
+    std::lock_guard lock(m_writeMutex);
+    if (m_runningId != 0 && m_toHelper >= 0) {
+        if (auto sent = writeAll(m_toHelper, encodeCancel(m_runningId)); !sent) {
+            log::get("rpc")->warn("could not send cancel: {}", sent.error().describe());
+        }
+    }
+}
+
 void HelperClient::stop() {
     // Closing its stdin is how the helper is told to finish: it exits on EOF. The helper may
     // run as root under pkexec, so it cannot be signalled; this waits for it instead.
-    closeFd(m_toHelper);
+    closeToHelper();
     closeFd(m_fromHelper);
     if (m_pid > 0) {
         reap(m_pid);
@@ -231,7 +245,7 @@ Expected<std::string> HelperClient::readLine() {
             continue;
         }
         // The helper closed its output, so it is exiting: reap it and say why.
-        closeFd(m_toHelper);
+        closeToHelper();
         closeFd(m_fromHelper);
         const int status = m_pid > 0 ? reap(m_pid) : 0;
         m_pid = -1;
@@ -256,9 +270,22 @@ Expected<Json> HelperClient::call(const std::string& verb, const Json& args,
         }
     }
     const Request request{m_nextId++, verb, args};
-    if (auto sent = writeAll(m_toHelper, encode(request)); !sent) {
+    Expected<void> sent;
+    {
+        std::lock_guard writeLock(m_writeMutex);
+        sent = writeAll(m_toHelper, encode(request));
+        m_runningId = sent ? request.id : 0;
+    }
+    struct NotRunning {
+        HelperClient& client;
+        ~NotRunning() {
+            std::lock_guard writeLock(client.m_writeMutex);
+            client.m_runningId = 0;
+        }
+    } notRunning{*this};
+    if (!sent) {
         // The helper has gone away: its exit status says more than EPIPE does.
-        closeFd(m_toHelper);
+        closeToHelper();
         auto reason = readLine();
         stop();
         return std::unexpected(reason ? sent.error() : reason.error());

@@ -42,13 +42,21 @@ public:
     Expected<Json> call(const std::string& verb, const Json& args,
                         const EventHandler& onEvent = {});
 
+    // Asks the helper to stop the call running now (from another thread, or a signal-driven
+    // thread of the CLI); nothing when no call runs. The call still returns its response:
+    // a Cancelled error from a verb that stops early, its result from one that cannot.
+    void cancel();
+
 private:
     Expected<void> start();
     void stop();
     Expected<std::string> readLine();
+    void closeToHelper();
 
     HelperLocation m_location;
     std::mutex m_mutex;
+    std::mutex m_writeMutex;       // guards m_toHelper against cancel() from other threads
+    std::uint64_t m_runningId = 0; // the call waiting for its response (under m_writeMutex)
     pid_t m_pid = -1;
     int m_toHelper = -1;
     int m_fromHelper = -1;

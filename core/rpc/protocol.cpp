@@ -67,6 +67,22 @@ std::string encode(const Event& event) {
     return Json{{"id", event.id}, {"event", event.name}, {"data", event.data}}.dump() + '\n';
 }
 
+std::string encodeCancel(std::uint64_t id) {
+    return Json{{"id", id}, {"cancel", true}}.dump() + '\n';
+}
+
+std::optional<std::uint64_t> decodeCancel(std::string_view line) {
+    auto envelope = parseEnvelope(line);
+    if (!envelope) {
+        return std::nullopt;
+    }
+    const auto cancel = envelope->json.find("cancel");
+    if (cancel == envelope->json.end() || !cancel->is_boolean() || !cancel->get<bool>()) {
+        return std::nullopt;
+    }
+    return envelope->id;
+}
+
 Expected<Request> decodeRequest(std::string_view line) {
     auto envelope = parseEnvelope(line);
     if (!envelope) {

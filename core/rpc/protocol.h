@@ -4,6 +4,7 @@
 #include "core/base/json.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,8 @@ namespace ssdk::rpc {
 //   response: {"id": 7, "ok": true, "result": {...}}
 //             {"id": 7, "ok": false, "error": {"code": "busy", "message": "...", "context": [...]}}
 //   event:    {"id": 7, "event": "progress", "data": {"fraction": 0.5, "text": "..."}}
+//   cancel:   {"id": 7, "cancel": true}   (client → helper while request 7 runs; a verb that
+//             can stop early ends with a Cancelled error, others finish; no extra response)
 // Events for a request come before its response. Lines longer than kMaxLineBytes are refused.
 inline constexpr std::size_t kMaxLineBytes = 1 << 20;
 inline constexpr int kProtocolVersion = 1;
@@ -40,6 +43,10 @@ std::string encode(const Response& response);
 std::string encode(const Event& event);
 
 Expected<Request> decodeRequest(std::string_view line);
+
+// The cancel message for request id, and the id of a line that is one (nothing otherwise).
+std::string encodeCancel(std::uint64_t id);
+std::optional<std::uint64_t> decodeCancel(std::string_view line);
 
 // A line from the helper is either an event or a response.
 struct Message {

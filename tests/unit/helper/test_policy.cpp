@@ -10,6 +10,7 @@
 #include "helper/lab_verbs.h"
 #include "helper/maintenance_verbs.h"
 #include "helper/op_verbs.h"
+#include "helper/perf_verbs.h"
 #include "helper/ping_verb.h"
 #include "helper/smart_verbs.h"
 
@@ -62,6 +63,7 @@ TEST_CASE("every verb has a polkit action graded as its verb", "[helper][polkit]
     addMaintenanceVerbs(service, runner, {});
     addOpVerbs(service, LabContext{"/nonexistent", std::nullopt}, runner);
     addSmartVerbs(service, runner);
+    addPerfVerbs(service, runner, -1);
     addFirmwareVerbs(service, runner, {});
     cachectl::BackendRegistry cacheBackends;
     cachectl::CacheManager cacheManager(cacheBackends, cachectl::HostEnv{}, "/nonexistent");

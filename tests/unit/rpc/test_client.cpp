@@ -207,3 +207,22 @@ TEST_CASE("locateHelper honours SSDK_HELPER, then looks next to the executable",
         CHECK(location.helperPath.is_absolute());
     }
 }
+
+TEST_CASE("cancel sends the helper a cancel message for the running call", "[rpc][client]") {
+    const ScriptDir scripts;
+    // Emits one event, then waits for the next line: a cancel of request 1 ends the call.
+    HelperClient client({scripts.write("helper", R"(read -r line
+echo '{"id":1,"event":"progress","data":{"fraction":0.1}}'
+read -r next
+case "$next" in
+  *'"cancel":true'*'"id":1'*|*'"id":1'*'"cancel":true'*)
+    echo '{"id":1,"ok":false,"error":{"code":"cancelled","message":"stopped","context":[]}}' ;;
+  *) echo '{"id":1,"ok":true,"result":{}}' ;;
+esac
+)"),
+                         false});
+    client.cancel(); // no call running: nothing is sent
+    auto result = client.call("perf.bench", Json::object(), [&](const Event&) { client.cancel(); });
+    REQUIRE_FALSE(result);
+    CHECK(result.error().code() == ErrorCode::Cancelled);
+}
