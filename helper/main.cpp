@@ -57,7 +57,7 @@ int main(int argc, char** /*argv*/) {
     addMaintenanceVerbs(service, runner, maintenance::erase::systemTransports(),
                         labContext ? std::optional(eraseJournals(*labContext)) : std::nullopt);
     addSmartVerbs(service, runner);
-    addFirmwareVerbs(service, runner, systemNvmeAdmin());
+    addFirmwareVerbs(service, systemNvmeAdmin(), firmware::systemFwupdService());
     cachectl::BackendRegistry cacheBackends;
     cachectl::addSystemBackends(cacheBackends, cachectl::HostEnv::live(runner));
     cachectl::CacheManager cacheManager(cacheBackends, cachectl::HostEnv::live(runner),

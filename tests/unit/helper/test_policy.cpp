@@ -62,7 +62,7 @@ TEST_CASE("every verb has a polkit action graded as its verb", "[helper][polkit]
     addMaintenanceVerbs(service, runner, {});
     addOpVerbs(service, LabContext{"/nonexistent", std::nullopt}, runner);
     addSmartVerbs(service, runner);
-    addFirmwareVerbs(service, runner, {});
+    addFirmwareVerbs(service, {}, nullptr);
     cachectl::BackendRegistry cacheBackends;
     cachectl::CacheManager cacheManager(cacheBackends, cachectl::HostEnv{}, "/nonexistent");
     addCacheVerbs(service, cacheManager);
