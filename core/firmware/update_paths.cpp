@@ -60,19 +60,11 @@ PathStatus AtaMicrocodePath::probe(const DriveFirmwareFacts& facts) {
     return status;
 }
 
-PathStatus FwupdPath::probe(const DriveFirmwareFacts& facts) {
+namespace {
+
+// The fwupd path for the fwupd device that is the drive: updatable, and the upgrades offered.
+PathStatus fwupdDeviceStatus(FwupdService& service, const FwupdDevice& device) {
     PathStatus status{"fwupd", "fwupd / LVFS"};
-    auto devices = m_service.devices();
-    if (!devices) {
-        status.reason = devices.error().message();
-        return status;
-    }
-    const FwupdMatch match = matchFwupdDevice(*devices, facts);
-    if (!match.device) {
-        status.reason = match.reason;
-        return status;
-    }
-    const FwupdDevice& device = *match.device;
     status.fwupdDeviceId = device.id;
     status.fwupdDeviceName = device.name;
     status.fwupdVersion = device.version;
@@ -82,7 +74,7 @@ PathStatus FwupdPath::probe(const DriveFirmwareFacts& facts) {
                         device.plugin, device.updateError.empty() ? "" : ": " + device.updateError);
         return status;
     }
-    auto releases = m_service.releases(device.id);
+    auto releases = service.releases(device.id);
     if (!releases) {
         status.reason =
             "fwupd could not list releases for this drive: " + releases.error().message();
@@ -92,7 +84,7 @@ PathStatus FwupdPath::probe(const DriveFirmwareFacts& facts) {
     if (status.releases.empty()) {
         std::string why;
         if (releases->empty()) {
-            auto remotes = m_service.remotes();
+            auto remotes = service.remotes();
             why = remotes ? noReleaseReason(*remotes)
                           : "fwupd's remotes could not be read: " + remotes.error().message();
         } else {
@@ -110,6 +102,37 @@ PathStatus FwupdPath::probe(const DriveFirmwareFacts& facts) {
         fmt::format("fwupd offers {} upgrade{} for this drive (version {})", status.releases.size(),
                     status.releases.size() == 1 ? "" : "s", device.version);
     return status;
+}
+
+} // namespace
+
+PathStatus FwupdPath::probe(const DriveFirmwareFacts& facts) {
+    auto devices = m_service.devices();
+    if (!devices) {
+        return {"fwupd", "fwupd / LVFS", false, devices.error().message()};
+    }
+    const FwupdMatch match = matchFwupdDevice(*devices, facts);
+    if (!match.device) {
+        return {"fwupd", "fwupd / LVFS", false, match.reason};
+    }
+    return fwupdDeviceStatus(m_service, *match.device);
+}
+
+PathStatus probeFwupdDevice(FwupdService& service, const std::string& deviceId) {
+    auto devices = service.devices();
+    if (!devices) {
+        return {"fwupd", "fwupd / LVFS", false, devices.error().message()};
+    }
+    for (const auto& device : *devices) {
+        if (device.id == deviceId) {
+            return fwupdDeviceStatus(service, device);
+        }
+    }
+    return {"fwupd", "fwupd / LVFS", false, "fwupd no longer lists device " + deviceId};
+}
+
+Json fwupdPathJson(FwupdService& service, const std::string& deviceId) {
+    return toJson(probeFwupdDevice(service, deviceId));
 }
 
 std::vector<PathStatus> probeAllPaths(const DriveFirmwareFacts& facts, FwupdService* fwupd) {

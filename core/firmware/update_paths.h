@@ -66,6 +66,10 @@ private:
     FwupdService& m_service;
 };
 
+// The fwupd path for a device fwupd already matched to the drive (by its fwupd id): read again
+// after an install.
+PathStatus probeFwupdDevice(FwupdService& service, const std::string& deviceId);
+
 // The three paths above; fwupd only when a service is given.
 std::vector<PathStatus> probeAllPaths(const DriveFirmwareFacts& facts, FwupdService* fwupd);
 
