@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/text_output.h"
+#include "core/firmware/fwupd.h"
 #include "core/firmware/info.h"
 #include "core/rpc/client.h"
 
@@ -102,6 +103,23 @@ void printInfo(const Json& info) {
                         path.value("reason", "")});
     }
     std::cout << formatTable(rows);
+    for (const auto& path : info["update_paths"]) {
+        if (path.value("id", "") != "fwupd" || path["releases"].empty()) {
+            continue;
+        }
+        std::cout << fmt::format("\nfwupd releases for {} (now {}), upgrades only:\n",
+                                 path.value("fwupd_device_name", ""),
+                                 path.value("fwupd_version", ""));
+        std::vector<std::vector<std::string>> releases{{"VERSION", "REMOTE", "SUMMARY"}};
+        for (const auto& release : path["releases"]) {
+            releases.push_back({release.value("version", ""), release.value("remote", ""),
+                                release.value("summary", "")});
+        }
+        std::cout << formatTable(releases)
+                  << fmt::format("Install: ssdkeeperctl firmware update {} --fwupd [--release "
+                                 "VERSION] --yes\n",
+                                 info.value("device", ""));
+    }
 }
 
 int runInfo(const CliContext& context, const std::string& target) {
@@ -120,6 +138,9 @@ int runInfo(const CliContext& context, const std::string& target) {
 
 struct UpdateOptions {
     std::string device;
+    bool fwupd = false;
+    std::string release; // --fwupd: a version fwupd offers as an upgrade
+    std::string cab;     // --fwupd: a cabinet file instead of a release
     std::string image;
     unsigned slot = 0;
     std::string action;
@@ -147,7 +168,99 @@ void printPlan(const Json& plan) {
     }
 }
 
+// fwupd installs with its own privileges and asks polkit itself: this process talks to the
+// daemon directly (docs/firmware.md), after finding the drive's fwupd device in firmware.info.
+int runFwupdUpdate(const CliContext& context, const UpdateOptions& options) {
+    auto info = readInfo(context, options.device);
+    if (!info) {
+        return reportError(
+            context, Error(info.error()).addContext("reading the firmware of " + options.device));
+    }
+    Json path;
+    for (const auto& p : (*info)["update_paths"]) {
+        if (p.value("id", "") == "fwupd") {
+            path = p;
+        }
+    }
+    if (path.is_null() || path.value("fwupd_device_id", "").empty()) {
+        return reportError(context,
+                           Error(ErrorCode::Unsupported,
+                                 "fwupd cannot update " + options.device + ": " +
+                                     (path.is_null() ? std::string("fwupd was not probed")
+                                                     : path.value("reason", std::string()))));
+    }
+    if (options.cab.empty() && !path.value("available", false)) {
+        return reportError(
+            context, Error(ErrorCode::Unsupported, "fwupd offers nothing for " + options.device +
+                                                       ": " + path.value("reason", std::string())));
+    }
+    firmware::FwupdInstallRequest request{path.value("fwupd_device_id", ""), options.release, ""};
+    if (!options.cab.empty()) {
+        request.cabPath = std::filesystem::absolute(options.cab).lexically_normal().string();
+    }
+    const std::string what =
+        !request.cabPath.empty()
+            ? request.cabPath
+            : (options.release.empty()
+                   ? "the newest release (" + path["releases"][0].value("version", "") + ")"
+                   : options.release);
+    if (!context.json) {
+        std::cout << fmt::format("fwupd will install {} on {} ({}, now {}).\n", what,
+                                 options.device, path.value("fwupd_device_name", ""),
+                                 path.value("fwupd_version", ""));
+    }
+    if (!options.yes) {
+        return reportError(context,
+                           Error(ErrorCode::InvalidArgument,
+                                 "nothing was changed; add --yes to install it through fwupd"));
+    }
+    const auto service = firmware::systemFwupdService();
+    const bool terminal = ::isatty(STDERR_FILENO) != 0;
+    const firmware::FwupdProgressFn progress = [&](const firmware::FwupdProgress& p) {
+        if (context.json) {
+            return;
+        }
+        const std::string line = fmt::format("[{:3}%] fwupd: {}", p.percent, p.status);
+        std::cerr << (terminal ? "\r\033[K" + line : line + "\n") << std::flush;
+    };
+    auto outcome = firmware::installWithFwupd(*service, request, progress, nullptr);
+    if (terminal && !context.json) {
+        std::cerr << '\n';
+    }
+    if (!outcome) {
+        return reportError(context, Error(outcome.error())
+                                        .addContext("updating the firmware of " + options.device +
+                                                    " through fwupd"));
+    }
+    if (context.json) {
+        printJson(firmware::toJson(*outcome));
+    } else {
+        std::cout << fmt::format("Done: {} now runs {} (was {}).\n", outcome->name,
+                                 outcome->versionAfter.empty() ? "(not reported)"
+                                                               : outcome->versionAfter,
+                                 outcome->versionBefore);
+    }
+    return kExitOk;
+}
+
 int runUpdate(const CliContext& context, const UpdateOptions& options) {
+    if (options.fwupd) {
+        if (!options.image.empty() || options.slot != 0 || !options.action.empty()) {
+            return reportError(context, Error(ErrorCode::InvalidArgument,
+                                              "--fwupd takes --release or --cab, not --image, "
+                                              "--slot or --action"));
+        }
+        return runFwupdUpdate(context, options);
+    }
+    if (!options.release.empty() || !options.cab.empty()) {
+        return reportError(context,
+                           Error(ErrorCode::InvalidArgument, "--release and --cab need --fwupd"));
+    }
+    if (options.slot == 0 || options.action.empty()) {
+        return reportError(context, Error(ErrorCode::InvalidArgument,
+                                          "an NVMe image update needs --slot and --action "
+                                          "(or use --fwupd)"));
+    }
     Json args{{"device", options.device},
               {"slot", options.slot},
               {"action", options.action},
@@ -227,15 +340,21 @@ void addFirmwareCommands(CLI::App& app, CliContext& context, Commands& commands)
 
     auto update = std::make_shared<UpdateOptions>();
     auto* updateCmd = fw->add_subcommand(
-        "update", "Install an NVMe firmware image you supply (previews without --yes)");
-    updateCmd->add_option("device", update->device, "The NVMe drive")->required();
+        "update", "Install an NVMe firmware image you supply, or an fwupd release (--fwupd); "
+                  "previews without --yes");
+    updateCmd->add_option("device", update->device, "The drive")->required();
+    updateCmd->add_flag("--fwupd", update->fwupd,
+                        "Install through fwupd: the newest upgrade it offers for the drive");
+    updateCmd->add_option("--release", update->release,
+                          "With --fwupd: this version (fwupd must offer it as an upgrade)");
+    updateCmd->add_option("--cab", update->cab,
+                          "With --fwupd: a .cab file you supply (fwupd checks it fits)");
     updateCmd->add_option("--image", update->image, "The vendor's firmware image file");
-    updateCmd->add_option("--slot", update->slot, "The firmware slot (1-7)")->required();
+    updateCmd->add_option("--slot", update->slot, "The firmware slot (1-7)");
     updateCmd
         ->add_option("--action", update->action,
                      "replace, replace-activate (at the next reset), activate (an image already "
                      "in the slot) or activate-now (without a reset)")
-        ->required()
         ->check(CLI::IsMember({"replace", "replace-activate", "activate", "activate-now"}));
     updateCmd->add_flag("--confirm-system-disk", update->confirmSystemDisk,
                         "Allow updating the drive that holds the running system");

@@ -5,7 +5,8 @@
 
 namespace ssdk::cli {
 
-// firmware DEV, firmware update DEV --image FILE --slot N --action … --yes
+// firmware DEV, firmware update DEV --image FILE --slot N --action … --yes,
+// firmware update DEV --fwupd [--release VERSION | --cab FILE] --yes
 // (docs/cli.md, "Firmware").
 void addFirmwareCommands(CLI::App& app, CliContext& context, Commands& commands);
 

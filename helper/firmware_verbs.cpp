@@ -160,7 +160,8 @@ Expected<Prepared> prepare(const fw::NvmeAdminFactory& nvme, const UpdateArgs& a
     return prepared;
 }
 
-Expected<Json> infoVerb(ProcessRunner& runner, const fw::NvmeAdminFactory& nvme, const Json& args) {
+Expected<Json> infoVerb(fw::FwupdService* fwupd, const fw::NvmeAdminFactory& nvme,
+                        const Json& args) {
     if (auto keys = requireOnlyKeys(args, {"device"}); !keys) {
         return failed(keys);
     }
@@ -183,7 +184,7 @@ Expected<Json> infoVerb(ProcessRunner& runner, const fw::NvmeAdminFactory& nvme,
     }
     fw::InfoSources sources;
     sources.nvme = nvme;
-    sources.runner = &runner;
+    sources.fwupd = fwupd;
     sources.catalog = catalog ? &*catalog : nullptr;
     sources.driveDb = db ? &*db : nullptr;
     auto info = fw::readFirmwareInfo(*device, SysfsRoot(), sources);
@@ -241,10 +242,11 @@ fw::NvmeAdminFactory systemNvmeAdmin() {
     return [](const std::string& path) { return fw::LibnvmeAdmin::open(path); };
 }
 
-void addFirmwareVerbs(HelperService& service, ProcessRunner& runner, fw::NvmeAdminFactory nvme) {
+void addFirmwareVerbs(HelperService& service, fw::NvmeAdminFactory nvme,
+                      std::shared_ptr<fw::FwupdService> fwupd) {
     service.add(Verb{"firmware.info", "io.github.ssdkeeper.firmware.info", Grade::Read,
-                     [&runner, nvme](const Json& args, const VerbEvents&) {
-                         return infoVerb(runner, nvme, args);
+                     [fwupd, nvme](const Json& args, const VerbEvents&) {
+                         return infoVerb(fwupd.get(), nvme, args);
                      }});
     service.add(Verb{"firmware.plan", "io.github.ssdkeeper.firmware.plan", Grade::Read,
                      [nvme](const Json& args, const VerbEvents&) { return planVerb(nvme, args); }});

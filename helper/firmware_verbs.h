@@ -1,6 +1,8 @@
 #pragma once
 
-#include "core/base/process_runner.h"
+#include <memory>
+
+#include "core/firmware/fwupd.h"
 #include "core/firmware/nvme_admin.h"
 #include "helper/helper_service.h"
 
@@ -14,8 +16,11 @@ namespace ssdk::helper {
 // size (the client reads it), so a verb anyone may call never stats files as root. plan reads
 // the drive and answers the pre-flight checks without changing anything; update re-checks
 // them with the file's real size and downloads/commits with "progress" events.
-void addFirmwareVerbs(HelperService& service, ProcessRunner& runner,
-                      firmware::NvmeAdminFactory nvme);
+// fwupd (null: not probed) answers firmware.info's fwupd path. Installing through fwupd is no
+// helper verb: the fwupd daemon does the privileged work and asks polkit itself
+// (docs/firmware.md).
+void addFirmwareVerbs(HelperService& service, firmware::NvmeAdminFactory nvme,
+                      std::shared_ptr<firmware::FwupdService> fwupd);
 
 // libnvme on the live system.
 firmware::NvmeAdminFactory systemNvmeAdmin();

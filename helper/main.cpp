@@ -62,7 +62,7 @@ int main(int argc, char** /*argv*/) {
                         labContext ? std::optional(eraseJournals(*labContext)) : std::nullopt);
     addSmartVerbs(service, runner);
     addPerfVerbs(service, runner, STDIN_FILENO);
-    addFirmwareVerbs(service, runner, systemNvmeAdmin());
+    addFirmwareVerbs(service, systemNvmeAdmin(), firmware::systemFwupdService());
     cachectl::BackendRegistry cacheBackends;
     cachectl::addSystemBackends(cacheBackends, cachectl::HostEnv::live(runner));
     cachectl::CacheManager cacheManager(cacheBackends, cachectl::HostEnv::live(runner),

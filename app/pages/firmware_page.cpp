@@ -16,6 +16,7 @@
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "app/helper_caller.h"
 #include "app/theme.h"
@@ -61,8 +62,12 @@ QString yesNo(bool value) {
 } // namespace
 
 FirmwarePage::FirmwarePage(QWidget* parent)
-    : DevicePage(parent) {
+    : DevicePage(parent)
+    , m_fwupd(firmware::systemFwupdService())
+    , m_fwupdCancel(std::make_shared<std::atomic<bool>>(false)) {
     m_runner = new HelperCaller(this);
+    connect(&m_fwupdWatcher, &QFutureWatcher<FwupdOutcome>::finished, this,
+            &FirmwarePage::fwupdFinished);
     connect(m_runner, &HelperCaller::finished, this,
             [this](const QString& verb, const HelperCaller::Outcome& outcome) {
                 helperFinished(verb, outcome.ok, outcome.error, outcome.result);
@@ -96,6 +101,7 @@ FirmwarePage::FirmwarePage(QWidget* parent)
     layout->addWidget(buildSlotsBox());
     layout->addWidget(buildIssuesBox());
     layout->addWidget(buildPathsBox());
+    layout->addWidget(buildFwupdBox());
     layout->addWidget(buildUpdateBox());
     layout->addStretch();
     auto* scroll = new QScrollArea;
@@ -158,6 +164,174 @@ QGroupBox* FirmwarePage::buildPathsBox() {
     m_paths->setColumnWidth(1, 70);
     layout->addWidget(m_paths);
     return group;
+}
+
+FirmwarePage::~FirmwarePage() {
+    // The worker relays progress to this page: it must be done before the page goes.
+    m_fwupdCancel->store(true);
+    m_fwupdWatcher.waitForFinished();
+}
+
+QGroupBox* FirmwarePage::buildFwupdBox() {
+    auto* group = box(tr("fwupd releases"), QStringLiteral("firmware.fwupdBox"));
+    auto* layout = new QVBoxLayout(group);
+    m_fwupdSummary = new QLabel;
+    m_fwupdSummary->setObjectName(QStringLiteral("firmware.fwupdSummary"));
+    m_fwupdSummary->setWordWrap(true);
+    layout->addWidget(m_fwupdSummary);
+    m_fwupdReleases = table(QStringLiteral("firmware.fwupdReleases"),
+                            {tr("Version"), tr("Remote"), tr("Summary")});
+    m_fwupdReleases->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_fwupdReleases->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_fwupdReleases->setColumnWidth(0, 110);
+    m_fwupdReleases->setColumnWidth(1, 120);
+    m_fwupdReleases->setMinimumHeight(90);
+    connect(m_fwupdReleases, &QTableWidget::itemSelectionChanged, this,
+            &FirmwarePage::updateButtons);
+    layout->addWidget(m_fwupdReleases);
+    auto* row = new QHBoxLayout;
+    m_fwupdInstall = new QPushButton(tr("Install…"));
+    m_fwupdInstall->setObjectName(QStringLiteral("firmware.fwupdInstall"));
+    connect(m_fwupdInstall, &QPushButton::clicked, this, &FirmwarePage::startFwupdInstall);
+    m_fwupdCancelButton = new QPushButton(tr("Cancel"));
+    m_fwupdCancelButton->setObjectName(QStringLiteral("firmware.fwupdCancel"));
+    m_fwupdCancelButton->setToolTip(
+        tr("fwupd stops a download or an install that has not started writing; it does not "
+           "stop a device that is being written."));
+    connect(m_fwupdCancelButton, &QPushButton::clicked, this,
+            [this] { m_fwupdCancel->store(true); });
+    m_fwupdProgress = new QProgressBar;
+    m_fwupdProgress->setObjectName(QStringLiteral("firmware.fwupdProgress"));
+    m_fwupdProgress->setRange(0, 100);
+    m_fwupdProgress->setValue(0);
+    m_fwupdInstall->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
+    m_fwupdCancelButton->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
+    row->addWidget(m_fwupdInstall);
+    row->addWidget(m_fwupdCancelButton);
+    row->addWidget(m_fwupdProgress, 1);
+    row->addStretch(0); // takes the room while the progress bar is hidden
+    layout->addLayout(row);
+    m_fwupdResult = new QLabel;
+    m_fwupdResult->setObjectName(QStringLiteral("firmware.fwupdResult"));
+    m_fwupdResult->setWordWrap(true);
+    layout->addWidget(m_fwupdResult);
+    return group;
+}
+
+void FirmwarePage::showFwupd(const Json& path) {
+    m_fwupdReleases->setRowCount(0);
+    m_fwupdOffered = false;
+    m_fwupdDeviceId.clear();
+    if (!path.is_object()) {
+        m_fwupdSummary->setText(tr("fwupd was not asked about this drive."));
+        updateButtons();
+        return;
+    }
+    m_fwupdOffered = path.value("available", false);
+    m_fwupdDeviceId = path.value("fwupd_device_id", std::string());
+    if (m_fwupdDeviceId.empty()) {
+        m_fwupdSummary->setText(tr("Not offered: %1").arg(str(path, "reason")));
+    } else {
+        m_fwupdSummary->setText(tr("<b>%1</b>, version <b>%2</b> (fwupd device %3).<br>%4")
+                                    .arg(str(path, "fwupd_device_name").toHtmlEscaped(),
+                                         str(path, "fwupd_version").toHtmlEscaped(),
+                                         str(path, "fwupd_device_id").left(12),
+                                         str(path, "reason").toHtmlEscaped()));
+    }
+    for (const auto& release : path.value("releases", Json::array())) {
+        const int row = m_fwupdReleases->rowCount();
+        m_fwupdReleases->insertRow(row);
+        m_fwupdReleases->setItem(row, 0, item(str(release, "version")));
+        m_fwupdReleases->setItem(row, 1, item(str(release, "remote")));
+        m_fwupdReleases->setItem(row, 2, item(str(release, "summary")));
+    }
+    if (m_fwupdReleases->rowCount() > 0) {
+        m_fwupdReleases->selectRow(0);
+    }
+    m_fwupdReleases->setVisible(m_fwupdReleases->rowCount() > 0);
+    m_fwupdReleases->resizeRowsToContents();
+    updateButtons();
+}
+
+void FirmwarePage::startFwupdInstall() {
+    const auto selected = m_fwupdReleases->selectionModel()->selectedRows();
+    if (!m_fwupdOffered || fwupdBusy() || selected.isEmpty()) {
+        return;
+    }
+    const QString version = m_fwupdReleases->item(selected.front().row(), 0)->text();
+    const Json question{
+        {"reset_account", tr("fwupd installs firmware %1 on %2. fwupd checks the file against "
+                             "its metadata and may ask for your password.")
+                              .arg(version, m_fwupdSummary->text()
+                                                .section(QLatin1String("</b>"), 0, 0)
+                                                .remove(QLatin1String("<b>")))
+                              .toStdString()},
+        {"reminders",
+         Json::array({tr("Back up your data first.").toStdString(),
+                      tr("Keep the machine powered until fwupd is done.").toStdString()})}};
+    if (!m_confirm || !m_confirm(question)) {
+        m_fwupdResult->setText(tr("Install cancelled; nothing was sent to fwupd."));
+        return;
+    }
+    m_fwupdCancel->store(false);
+    m_fwupdResult->clear();
+    m_fwupdProgress->setValue(0);
+    m_status->setText(tr("fwupd is installing %1…").arg(version));
+    const firmware::FwupdInstallRequest request{m_fwupdDeviceId, version.toStdString(), ""};
+    auto service = m_fwupd;
+    auto cancel = m_fwupdCancel;
+    // Runs on a pool thread; the page waits for it in its destructor, so `this` outlives it.
+    const firmware::FwupdProgressFn progress = [this](const firmware::FwupdProgress& p) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, percent = p.percent, status = QString::fromStdString(p.status)] {
+                fwupdProgress(percent, status);
+            },
+            Qt::QueuedConnection);
+    };
+    m_fwupdWatcher.setFuture(QtConcurrent::run([service, cancel, request, progress] {
+        FwupdOutcome outcome{firmware::installWithFwupd(*service, request, progress, cancel.get()),
+                             Json()};
+        outcome.path = firmware::fwupdPathJson(*service, request.deviceId);
+        return outcome;
+    }));
+    updateButtons();
+}
+
+void FirmwarePage::fwupdProgress(unsigned percent, const QString& status) {
+    m_fwupdProgress->setValue(static_cast<int>(std::min(percent, 100U)));
+    m_status->setText(tr("fwupd: %1 %2%").arg(status).arg(percent));
+}
+
+void FirmwarePage::fwupdFinished() {
+    const FwupdOutcome outcome = m_fwupdWatcher.result();
+    m_status->clear();
+    if (outcome.install) {
+        m_fwupdProgress->setValue(100);
+        m_fwupdResult->setText(tr("Installed %1: %2 now runs %3 (was %4).")
+                                   .arg(QString::fromStdString(outcome.install->installed),
+                                        QString::fromStdString(outcome.install->name),
+                                        QString::fromStdString(outcome.install->versionAfter),
+                                        QString::fromStdString(outcome.install->versionBefore)));
+    } else {
+        m_fwupdResult->setText(
+            tr("fwupd did not install: %1")
+                .arg(QString::fromStdString(outcome.install.error().describe())));
+    }
+    const QString result = m_fwupdResult->text();
+    // The fwupd row of "Update paths" follows what fwupd answers now.
+    for (int row = 0; row < m_paths->rowCount(); ++row) {
+        if (m_paths->item(row, 0)->data(Qt::UserRole).toString() == QLatin1String("fwupd")) {
+            const bool offered = outcome.path.value("available", false);
+            m_paths->setItem(row, 0, item(str(outcome.path, "title"), !offered));
+            m_paths->item(row, 0)->setData(Qt::UserRole, QStringLiteral("fwupd"));
+            m_paths->setItem(row, 1, item(yesNo(offered), !offered));
+            m_paths->setItem(row, 2, item(str(outcome.path, "reason"), !offered));
+        }
+    }
+    showFwupd(outcome.path);
+    m_fwupdResult->setText(result);
+    emit resultShown(QStringLiteral("fwupd.install"));
 }
 
 QGroupBox* FirmwarePage::buildUpdateBox() {
@@ -235,6 +409,11 @@ void FirmwarePage::setDevice(const device::Device* device) {
     m_caps->clear();
     m_issues->clear();
     m_updateResult->clear();
+    m_fwupdResult->clear();
+    m_fwupdSummary->clear();
+    m_fwupdReleases->setRowCount(0);
+    m_fwupdReleases->hide();
+    m_fwupdOffered = false;
     m_systemDisk->setVisible(m_device && m_device->holdsRootFilesystem());
     m_identity->setText(m_device ? tr("<b>%1</b> — %2")
                                        .arg(QString::fromStdString(m_device->path),
@@ -336,20 +515,25 @@ void FirmwarePage::showInfo(const Json& info) {
     }
     m_paths->setRowCount(0);
     m_imagePathOffered = false;
+    Json fwupdPath;
     for (const auto& path : info.value("update_paths", Json::array())) {
         const bool offered = path.value("available", false);
         if (str(path, "id") == QLatin1String("nvme-image")) {
             m_imagePathOffered = offered;
         }
+        if (str(path, "id") == QLatin1String("fwupd")) {
+            fwupdPath = path;
+        }
         const int row = m_paths->rowCount();
         m_paths->insertRow(row);
         m_paths->setItem(row, 0, item(str(path, "title"), !offered));
+        m_paths->item(row, 0)->setData(Qt::UserRole, str(path, "id"));
         m_paths->setItem(row, 1, item(yesNo(offered), !offered));
         m_paths->setItem(row, 2, item(str(path, "reason"), !offered));
     }
     m_paths->resizeRowsToContents();
     m_slots->resizeRowsToContents();
-    updateButtons();
+    showFwupd(fwupdPath);
 }
 
 Json FirmwarePage::updateArgs() const {
@@ -459,6 +643,14 @@ void FirmwarePage::updateButtons() {
     const bool ready = m_device && m_imagePathOffered && !m_runner->isBusy() &&
                        (activate || !m_image->text().trimmed().isEmpty());
     m_updateButton->setEnabled(ready);
+    const bool installing = fwupdBusy();
+    m_fwupdInstall->setEnabled(m_fwupdOffered && !installing &&
+                               !m_fwupdReleases->selectionModel()->selectedRows().isEmpty());
+    m_fwupdInstall->setToolTip(m_fwupdOffered ? QString()
+                                              : tr("fwupd offers no upgrade for this drive; see "
+                                                   "the reason above."));
+    m_fwupdCancelButton->setEnabled(installing);
+    m_fwupdProgress->setVisible(installing || m_fwupdProgress->value() > 0);
     m_updateButton->setToolTip(m_imagePathOffered
                                    ? QString()
                                    : tr("The NVMe image path is not offered for this drive; "

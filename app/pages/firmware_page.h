@@ -1,10 +1,15 @@
 #pragma once
 
+#include <atomic>
 #include <functional>
+#include <memory>
 #include <optional>
+
+#include <QFutureWatcher>
 
 #include "app/pages/device_page.h"
 #include "core/base/json.h"
+#include "core/firmware/fwupd.h"
 
 class QCheckBox;
 class QComboBox;
@@ -22,12 +27,16 @@ class HelperCaller;
 
 // Firmware: the running revision, the NVMe slot table, known problems of the model and
 // revision (with their public sources), the update paths with the reason each one is not
-// offered, and an "Update from image…" flow (checks, confirmation, progress). Everything goes
-// through the helper (firmware.info/plan/update) on a pool thread. Object names "firmware.*".
+// offered, the releases fwupd offers as upgrades with an Install button, and an "Update from
+// image…" flow (checks, confirmation, progress). Reads and NVMe updates go through the helper
+// (firmware.info/plan/update); fwupd installs talk to the fwupd daemon directly (it asks
+// polkit itself), on a pool thread with its progress relayed to the GUI thread.
+// Object names "firmware.*".
 class FirmwarePage : public DevicePage {
     Q_OBJECT
 public:
     explicit FirmwarePage(QWidget* parent = nullptr);
+    ~FirmwarePage() override;
 
     void setDevice(const device::Device* device) override;
 
@@ -37,11 +46,15 @@ public:
     void startUpdate();
     // Decides the confirmation; the default asks with a message box. Tests replace it.
     void setConfirmHandler(std::function<bool(const Json& plan)> handler);
+    // Installs the release selected in the fwupd table through fwupd (after the confirmation).
+    void startFwupdInstall();
+    bool fwupdBusy() const { return m_fwupdWatcher.isRunning(); }
 
     HelperCaller* runner() const { return m_runner; }
 
 signals:
-    // After a helper answer was shown ("firmware.info", "firmware.plan", "firmware.update").
+    // After a helper answer was shown ("firmware.info", "firmware.plan", "firmware.update"),
+    // or an fwupd install finished and its releases were read again ("fwupd.install").
     void resultShown(const QString& verb);
 
 private:
@@ -49,6 +62,10 @@ private:
     QGroupBox* buildIssuesBox();
     QGroupBox* buildPathsBox();
     QGroupBox* buildUpdateBox();
+    QGroupBox* buildFwupdBox();
+    void showFwupd(const Json& path);
+    void fwupdProgress(unsigned percent, const QString& status);
+    void fwupdFinished();
     void refresh();
     void helperFinished(const QString& verb, bool ok, const QString& error, const Json& result);
     void showPlanAndMaybeUpdate(const Json& plan);
@@ -75,6 +92,23 @@ private:
     QLabel* m_updateResult = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_status = nullptr;
+
+    // fwupd: the drive's fwupd device and the upgrades fwupd offers for it.
+    struct FwupdOutcome {
+        Expected<firmware::FwupdInstallOutcome> install;
+        Json path; // the fwupd device and its upgrades read again afterwards
+    };
+    std::shared_ptr<firmware::FwupdService> m_fwupd;
+    std::shared_ptr<std::atomic<bool>> m_fwupdCancel;
+    QFutureWatcher<FwupdOutcome> m_fwupdWatcher;
+    bool m_fwupdOffered = false;
+    std::string m_fwupdDeviceId;
+    QLabel* m_fwupdSummary = nullptr;
+    QTableWidget* m_fwupdReleases = nullptr;
+    QPushButton* m_fwupdInstall = nullptr;
+    QPushButton* m_fwupdCancelButton = nullptr;
+    QProgressBar* m_fwupdProgress = nullptr;
+    QLabel* m_fwupdResult = nullptr;
 };
 
 } // namespace ssdk::app

@@ -2,7 +2,6 @@
 
 #include <filesystem>
 
-#include "core/base/system_process_runner.h"
 #include "core/firmware/nvme_update.h"
 #include "core/firmware/platform/linux/libnvme_admin.h"
 #include "core/maintenance/identify.h"
@@ -140,18 +139,12 @@ FirmwareInfo readFirmwareInfo(const device::Device& device, const SysfsRoot& roo
         info.knownIssues =
             findKnownIssues(*sources.catalog, sources.driveDb, facts.model, facts.revision);
     }
-    if (sources.runner != nullptr) {
-        info.paths = probeAllPaths(facts, *sources.runner);
-    } else {
-        NvmeImagePath nvme;
-        AtaMicrocodePath ata;
-        info.paths = {nvme.probe(facts), ata.probe(facts)};
-    }
+    info.paths = probeAllPaths(facts, sources.fwupd);
     return info;
 }
 
 FirmwareInfo readFirmwareInfo(const device::Device& device) {
-    SystemProcessRunner runner;
+    const auto fwupd = systemFwupdService();
     std::string catalogError;
     auto catalog = KnownIssueCatalog::load(defaultCatalogPath());
     if (!catalog) {
@@ -163,7 +156,7 @@ FirmwareInfo readFirmwareInfo(const device::Device& device) {
     }
     InfoSources sources;
     sources.nvme = [](const std::string& path) { return LibnvmeAdmin::open(path); };
-    sources.runner = &runner;
+    sources.fwupd = fwupd.get();
     sources.catalog = catalog ? &*catalog : nullptr;
     sources.driveDb = db ? &*db : nullptr;
     FirmwareInfo info = readFirmwareInfo(device, SysfsRoot(), sources);

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "core/base/json.h"
-#include "core/base/process_runner.h"
 #include "core/base/sysfs_root.h"
 #include "core/device/device.h"
 #include "core/firmware/known_issues.h"
@@ -27,8 +26,8 @@ struct FirmwareInfo {
 };
 
 struct InfoSources {
-    NvmeAdminFactory nvme;           // empty: NVMe facts are not read
-    ProcessRunner* runner = nullptr; // for fwupd; null: not probed
+    NvmeAdminFactory nvme;         // empty: NVMe facts are not read
+    FwupdService* fwupd = nullptr; // null: the fwupd path is not probed
     const KnownIssueCatalog* catalog = nullptr;
     const smart::DriveDatabase* driveDb = nullptr;
 };
@@ -41,7 +40,7 @@ std::optional<std::vector<std::uint8_t>> readAtaIdentify(const SysfsRoot& root,
 FirmwareInfo readFirmwareInfo(const device::Device& device, const SysfsRoot& root,
                               const InfoSources& sources);
 
-// The live system: libnvme, SystemProcessRunner, the installed catalog and drivedb.h.
+// The live system: libnvme, fwupd on the system bus, the installed catalog and drivedb.h.
 FirmwareInfo readFirmwareInfo(const device::Device& device);
 
 Json toJson(const FirmwareInfo& info);

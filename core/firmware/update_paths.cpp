@@ -5,43 +5,6 @@
 
 namespace ssdk::firmware {
 
-namespace {
-
-constexpr std::chrono::seconds kFwupdTimeout{30};
-
-std::string firstLine(const std::string& text) {
-    const auto end = text.find('\n');
-    return end == std::string::npos ? text : text.substr(0, end);
-}
-
-bool hasFlag(const Json& device, std::string_view flag) {
-    if (!device.contains("Flags") || !device["Flags"].is_array()) {
-        return false;
-    }
-    return std::any_of(device["Flags"].begin(), device["Flags"].end(), [&](const Json& f) {
-        return f.is_string() && f.get<std::string>() == flag;
-    });
-}
-
-// fwupd names a device by its serial where the plugin reads one (nvme, ata), else by name.
-const Json* findFwupdDevice(const Json& devices, const DriveFirmwareFacts& facts) {
-    for (const auto& device : devices) {
-        const std::string serial = device.value("Serial", "");
-        if (!facts.serial.empty() && serial == facts.serial) {
-            return &device;
-        }
-    }
-    for (const auto& device : devices) {
-        const std::string name = device.value("Name", "");
-        if (!facts.model.empty() && name == facts.model) {
-            return &device;
-        }
-    }
-    return nullptr;
-}
-
-} // namespace
-
 PathStatus NvmeImagePath::probe(const DriveFirmwareFacts& facts) {
     PathStatus status{"nvme-image", "NVMe image you supply (Firmware Download + Commit)"};
     if (facts.device == nullptr || facts.device->bus != device::Bus::Nvme) {
@@ -97,83 +60,103 @@ PathStatus AtaMicrocodePath::probe(const DriveFirmwareFacts& facts) {
     return status;
 }
 
-PathStatus FwupdPath::probe(const DriveFirmwareFacts& facts) {
+namespace {
+
+// The fwupd path for the fwupd device that is the drive: updatable, and the upgrades offered.
+PathStatus fwupdDeviceStatus(FwupdService& service, const FwupdDevice& device) {
     PathStatus status{"fwupd", "fwupd / LVFS"};
-    auto run = m_runner.run({.argv = {"fwupdmgr", "get-devices", "--json"},
-                             .timeout = kFwupdTimeout,
-                             .environment = {{"LC_ALL", "C"}}});
-    if (!run) {
-        status.reason = run.error().code() == ErrorCode::ToolMissing
-                            ? "fwupd is not installed (no fwupdmgr)"
-                            : "fwupdmgr could not run: " + run.error().describe();
+    status.fwupdDeviceId = device.id;
+    status.fwupdDeviceName = device.name;
+    status.fwupdVersion = device.version;
+    if (!device.hasFlag("updatable")) {
+        status.reason =
+            fmt::format("fwupd manages this drive ({} plugin) but cannot update it{}",
+                        device.plugin, device.updateError.empty() ? "" : ": " + device.updateError);
         return status;
     }
-    if (!run->succeeded()) {
-        const std::string why =
-            firstLine(run->standardError.empty() ? run->standardOutput : run->standardError);
-        status.reason = "the fwupd daemon is not available: " +
-                        (why.empty() ? fmt::format("fwupdmgr exited {}", run->exitCode) : why);
+    auto releases = service.releases(device.id);
+    if (!releases) {
+        status.reason =
+            "fwupd could not list releases for this drive: " + releases.error().message();
         return status;
     }
-    auto json = parseJson(run->standardOutput, "fwupdmgr get-devices --json");
-    if (!json || !json->contains("Devices") || !(*json)["Devices"].is_array()) {
-        status.reason = "fwupdmgr answered something that is not its device list";
-        return status;
-    }
-    const Json* device = findFwupdDevice((*json)["Devices"], facts);
-    if (device == nullptr) {
-        status.reason = "fwupd does not list this drive (no plugin or no LVFS support for it)";
-        return status;
-    }
-    status.fwupdDeviceId = device->value("DeviceId", "");
-    if (!hasFlag(*device, "updatable")) {
-        status.reason = "fwupd lists this drive but cannot update it";
-        return status;
-    }
-    auto releases =
-        m_runner.run({.argv = {"fwupdmgr", "get-releases", status.fwupdDeviceId, "--json"},
-                      .timeout = kFwupdTimeout,
-                      .environment = {{"LC_ALL", "C"}}});
-    if (releases && releases->succeeded()) {
-        if (auto list = parseJson(releases->standardOutput, "fwupdmgr get-releases --json");
-            list && list->contains("Releases") && (*list)["Releases"].is_array()) {
-            for (const auto& release : (*list)["Releases"]) {
-                std::string uri = release.value("Uri", "");
-                if (uri.empty() && release.contains("Locations") &&
-                    release["Locations"].is_array() && !release["Locations"].empty() &&
-                    release["Locations"][0].is_string()) {
-                    uri = release["Locations"][0].get<std::string>();
-                }
-                status.releases.push_back(
-                    {release.value("Version", ""), release.value("Summary", ""), uri});
-            }
+    status.releases = offeredReleases(*releases);
+    if (status.releases.empty()) {
+        std::string why;
+        if (releases->empty()) {
+            auto remotes = service.remotes();
+            why = remotes ? noReleaseReason(*remotes)
+                          : "fwupd's remotes could not be read: " + remotes.error().message();
+        } else {
+            why = fmt::format("none of its {} release{} is newer than {}", releases->size(),
+                              releases->size() == 1 ? "" : "s", device.version);
         }
+        status.reason = fmt::format("fwupd manages this drive (version {}) but offers no "
+                                    "upgrade: {}. A .cab file you supply can still be installed "
+                                    "(fwupd checks it is made for this drive)",
+                                    device.version, why);
+        return status;
     }
     status.available = true;
-    status.reason = fmt::format("fwupd can update this drive; LVFS lists {} release{}. Install "
-                                "with `fwupdmgr update {}`",
-                                status.releases.size(), status.releases.size() == 1 ? "" : "s",
-                                status.fwupdDeviceId);
+    status.reason =
+        fmt::format("fwupd offers {} upgrade{} for this drive (version {})", status.releases.size(),
+                    status.releases.size() == 1 ? "" : "s", device.version);
     return status;
 }
 
-std::vector<PathStatus> probeAllPaths(const DriveFirmwareFacts& facts, ProcessRunner& runner) {
+} // namespace
+
+PathStatus FwupdPath::probe(const DriveFirmwareFacts& facts) {
+    auto devices = m_service.devices();
+    if (!devices) {
+        return {"fwupd", "fwupd / LVFS", false, devices.error().message()};
+    }
+    const FwupdMatch match = matchFwupdDevice(*devices, facts);
+    if (!match.device) {
+        return {"fwupd", "fwupd / LVFS", false, match.reason};
+    }
+    return fwupdDeviceStatus(m_service, *match.device);
+}
+
+PathStatus probeFwupdDevice(FwupdService& service, const std::string& deviceId) {
+    auto devices = service.devices();
+    if (!devices) {
+        return {"fwupd", "fwupd / LVFS", false, devices.error().message()};
+    }
+    for (const auto& device : *devices) {
+        if (device.id == deviceId) {
+            return fwupdDeviceStatus(service, device);
+        }
+    }
+    return {"fwupd", "fwupd / LVFS", false, "fwupd no longer lists device " + deviceId};
+}
+
+Json fwupdPathJson(FwupdService& service, const std::string& deviceId) {
+    return toJson(probeFwupdDevice(service, deviceId));
+}
+
+std::vector<PathStatus> probeAllPaths(const DriveFirmwareFacts& facts, FwupdService* fwupd) {
     NvmeImagePath nvme;
-    FwupdPath fwupd(runner);
     AtaMicrocodePath ata;
-    return {nvme.probe(facts), fwupd.probe(facts), ata.probe(facts)};
+    if (fwupd == nullptr) {
+        return {nvme.probe(facts), ata.probe(facts)};
+    }
+    FwupdPath fwupdPath(*fwupd);
+    return {nvme.probe(facts), fwupdPath.probe(facts), ata.probe(facts)};
 }
 
 Json toJson(const PathStatus& status) {
     Json releases = Json::array();
     for (const auto& r : status.releases) {
-        releases.push_back({{"version", r.version}, {"summary", r.summary}, {"uri", r.uri}});
+        releases.push_back(toJson(r));
     }
     return Json{{"id", status.id},
                 {"title", status.title},
                 {"available", status.available},
                 {"reason", status.reason},
                 {"fwupd_device_id", status.fwupdDeviceId},
+                {"fwupd_device_name", status.fwupdDeviceName},
+                {"fwupd_version", status.fwupdVersion},
                 {"releases", releases}};
 }
 

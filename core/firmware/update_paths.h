@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "core/base/json.h"
-#include "core/base/process_runner.h"
 #include "core/device/device.h"
 #include "core/firmware/ata_microcode.h"
+#include "core/firmware/fwupd.h"
 #include "core/firmware/nvme_firmware.h"
 
 namespace ssdk::firmware {
@@ -26,17 +26,13 @@ struct DriveFirmwareFacts {
     std::optional<AtaMicrocode> ata;
 };
 
-struct FwupdRelease {
-    std::string version, summary, uri;
-};
-
 struct PathStatus {
     std::string id;    // "nvme-image", "fwupd", "ata-microcode"
     std::string title; // for people
     bool available = false;
     std::string reason; // why not available, or what it offers
-    std::string fwupdDeviceId;
-    std::vector<FwupdRelease> releases;
+    std::string fwupdDeviceId, fwupdDeviceName, fwupdVersion;
+    std::vector<FwupdRelease> releases; // fwupd: only the releases it flags as upgrades
 };
 
 class UpdatePath {
@@ -58,20 +54,24 @@ public:
     PathStatus probe(const DriveFirmwareFacts& facts) override;
 };
 
-// fwupd through its command-line client: `fwupdmgr get-devices --json` to find the drive,
-// `fwupdmgr get-releases ID --json` for the releases LVFS has for it.
+// fwupd through libfwupd: the daemon's device that is this drive (matchFwupdDevice) and the
+// releases fwupd flags as upgrades for it. Offered only when there is at least one.
 class FwupdPath final : public UpdatePath {
 public:
-    explicit FwupdPath(ProcessRunner& runner)
-        : m_runner(runner) {}
+    explicit FwupdPath(FwupdService& service)
+        : m_service(service) {}
     PathStatus probe(const DriveFirmwareFacts& facts) override;
 
 private:
-    ProcessRunner& m_runner;
+    FwupdService& m_service;
 };
 
-// The three paths above with runner for fwupd.
-std::vector<PathStatus> probeAllPaths(const DriveFirmwareFacts& facts, ProcessRunner& runner);
+// The fwupd path for a device fwupd already matched to the drive (by its fwupd id): read again
+// after an install.
+PathStatus probeFwupdDevice(FwupdService& service, const std::string& deviceId);
+
+// The three paths above; fwupd only when a service is given.
+std::vector<PathStatus> probeAllPaths(const DriveFirmwareFacts& facts, FwupdService* fwupd);
 
 Json toJson(const PathStatus& status);
 

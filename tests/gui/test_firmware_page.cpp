@@ -1,4 +1,6 @@
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -7,13 +9,16 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryFile>
 
 #include "app/pages/firmware_page.h"
+#include "core/firmware/fwupd.h"
 #include "tests/gui/gui_support.h"
+#include "tests/integration/firmware/fwupd_fixture.h"
 
 using namespace ssdk;
 using namespace ssdk::app;
@@ -67,7 +72,7 @@ bool waitFor(QSignalSpy& spy, const QString& verb, int ms = 60000) {
 TEST_CASE("the firmware page shows the QEMU NVMe slot log and why no update path is offered") {
     ssdk::app::test::application();
     FirmwarePage page;
-    page.resize(900, 860);
+    page.resize(900, 1000);
     page.show();
     page.showInfo(qemuNvmeInfo());
     auto* slotTable = child<QTableWidget>(page, "slots");
@@ -131,7 +136,7 @@ TEST_CASE("a known firmware problem is shown with its source link and the image 
         "3 slots (slot 1 read-only); downloads in chunks of 4 KiB (no granularity stated); "
         "activation without reset is supported";
     FirmwarePage page;
-    page.resize(900, 980);
+    page.resize(900, 1110);
     page.show();
     // The selected drive (the helper cannot read it here); then the answer to show.
     QSignalSpy shown(&page, &FirmwarePage::resultShown);
@@ -201,4 +206,67 @@ TEST_CASE("the firmware page reads and checks through the real helper") {
     CHECK(text.contains(QStringLiteral("Cannot check the update")));
     CHECK(text.contains(QStringLiteral("nvme0n1")));
     CHECK_FALSE(asked);
+}
+
+TEST_CASE("the firmware page lists fwupd's upgrades and installs one with progress") {
+    ssdk::app::test::application();
+    // The real fwupd daemon on a private bus, with fwupd-tests' device ("Integrated Webcam™",
+    // 1.2.2; releases 1.2.3 and 1.2.4): no drive on this machine is managed by fwupd, so the
+    // page's fwupd section is fed what fwupd answers for that device.
+    firmware::test::FwupdFixture fixture;
+    if (!fixture.started()) {
+        std::fprintf(stderr, "SKIPPED: %s\n", fixture.skipReason().c_str());
+        std::exit(77);
+    }
+    const auto service = firmware::systemFwupdService();
+    Json info = qemuNvmeInfo();
+    REQUIRE(info["update_paths"][1]["id"] == "fwupd");
+    info["update_paths"][1] =
+        firmware::fwupdPathJson(*service, firmware::test::FwupdFixture::kTestDeviceId);
+    REQUIRE(info["update_paths"][1]["available"] == true);
+
+    FirmwarePage page;
+    page.resize(900, 1180);
+    page.show();
+    page.showInfo(info);
+    auto* releases = child<QTableWidget>(page, "fwupdReleases");
+    REQUIRE(releases->rowCount() == 2);
+    CHECK(releases->item(0, 0)->text() == QStringLiteral("1.2.4"));
+    CHECK(releases->item(1, 0)->text() == QStringLiteral("1.2.3"));
+    CHECK(child<QLabel>(page, "fwupdSummary")->text().contains(QStringLiteral("1.2.2")));
+    auto* install = child<QPushButton>(page, "fwupdInstall");
+    CHECK(install->isEnabled());
+
+    bool asked = false;
+    page.setConfirmHandler([&asked](const Json& question) {
+        asked = true;
+        CHECK_THAT(question.value("reset_account", std::string()), Catch::Contains("1.2.3"));
+        return true;
+    });
+    std::vector<int> values;
+    QObject::connect(child<QProgressBar>(page, "fwupdProgress"), &QProgressBar::valueChanged,
+                     [&values](int value) { values.push_back(value); });
+    QSignalSpy shown(&page, &FirmwarePage::resultShown);
+    releases->selectRow(1);
+    install->click();
+    CHECK(asked);
+    // The install runs on a pool thread: the GUI thread is free and the buttons say so.
+    CHECK(page.fwupdBusy());
+    CHECK_FALSE(install->isEnabled());
+    CHECK(child<QPushButton>(page, "fwupdCancel")->isEnabled());
+    REQUIRE(waitFor(shown, QStringLiteral("fwupd.install"), 30000));
+    const QString result = child<QLabel>(page, "fwupdResult")->text();
+    INFO(result.toStdString());
+    CHECK(result.contains(QStringLiteral("now runs 1.2.3 (was 1.2.2)")));
+    // fwupd reported progress between 0 and 100 while it wrote.
+    CHECK(std::any_of(values.begin(), values.end(), [](int v) { return v > 0 && v < 100; }));
+    // Read again from fwupd: only 1.2.4 is still an upgrade.
+    REQUIRE(releases->rowCount() == 1);
+    CHECK(releases->item(0, 0)->text() == QStringLiteral("1.2.4"));
+    CHECK(child<QLabel>(page, "fwupdSummary")->text().contains(QStringLiteral("1.2.3")));
+    CHECK(child<QTableWidget>(page, "paths")
+              ->item(1, 2)
+              ->text()
+              .contains(QStringLiteral("1 upgrade for this drive (version 1.2.3)")));
+    screenshot(page, "firmware-fwupd.png");
 }

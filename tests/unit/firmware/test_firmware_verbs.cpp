@@ -1,7 +1,6 @@
 // The firmware helper verbs refuse malformed requests before any device is touched.
 #include <catch2/catch.hpp>
 
-#include "core/base/replay_process_runner.h"
 #include "helper/firmware_verbs.h"
 
 using namespace ssdk;
@@ -18,9 +17,8 @@ public:
 
 TEST_CASE("firmware verbs are registered with their grades") {
     AllowAll authorizer;
-    ReplayProcessRunner runner;
     HelperService service(authorizer);
-    addFirmwareVerbs(service, runner, {});
+    addFirmwareVerbs(service, {}, nullptr);
     REQUIRE(service.find("firmware.info") != nullptr);
     CHECK(service.find("firmware.info")->grade == Grade::Read);
     CHECK(service.find("firmware.plan")->grade == Grade::Read);
@@ -29,15 +27,15 @@ TEST_CASE("firmware verbs are registered with their grades") {
 
 TEST_CASE("firmware.update and firmware.plan refuse bad arguments before opening a device") {
     AllowAll authorizer;
-    ReplayProcessRunner runner;
     HelperService service(authorizer);
     bool opened = false;
     addFirmwareVerbs(
-        service, runner,
+        service,
         [&opened](const std::string&) -> Expected<std::unique_ptr<firmware::NvmeAdmin>> {
             opened = true;
             return fail(ErrorCode::Internal, "must not be reached");
-        });
+        },
+        nullptr);
     const Json base{{"device", "/dev/nvme0n1"},
                     {"image", "/tmp/fw.bin"},
                     {"slot", 2},

@@ -1,13 +1,13 @@
-// Update paths: each says whether it is offered and why not. fwupd is probed through a
-// replayed fwupdmgr; the NVMe path from identify and slot-log facts.
+// Update paths: each says whether it is offered and why not. The NVMe path from identify and
+// slot-log facts; fwupd's path is tested in test_fwupd.cpp.
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 
-#include "core/base/replay_process_runner.h"
 #include "core/firmware/info.h"
 #include "core/firmware/update_paths.h"
+#include "tests/unit/firmware/fake_fwupd_service.h"
 #include "tests/unit/firmware/fake_nvme_admin.h"
 #include "tests/unit/firmware/firmware_test_support.h"
 
@@ -37,8 +37,6 @@ DriveFirmwareFacts nvmeFacts(const device::Device& d, std::uint8_t frmw, bool fw
     facts.slots = *parseFirmwareSlotLog(slotLog(0x01, {"1.0"}));
     return facts;
 }
-
-const std::vector<std::string> kGetDevices{"fwupdmgr", "get-devices", "--json"};
 
 } // namespace
 
@@ -81,58 +79,14 @@ TEST_CASE("ATA DOWNLOAD MICROCODE is reported but never offered") {
     CHECK_THAT(status.reason, Catch::Contains("not offered"));
 }
 
-TEST_CASE("fwupd: not installed, daemon down, drive unknown, drive updatable") {
-    const auto d = nvmeDevice();
-    const auto facts = nvmeFacts(d, 0x17);
-
-    ReplayProcessRunner missing; // no recording: ToolMissing, as when fwupdmgr is absent
-    auto notInstalled = FwupdPath(missing).probe(facts);
-    CHECK_FALSE(notInstalled.available);
-    CHECK(notInstalled.reason == "fwupd is not installed (no fwupdmgr)");
-
-    ReplayProcessRunner down;
-    down.expect(kGetDevices, ProcessResult{1, "",
-                                           "Failed to connect to daemon: Error calling "
-                                           "StartServiceByName for org.freedesktop.fwupd\n"});
-    auto daemonDown = FwupdPath(down).probe(facts);
-    CHECK_FALSE(daemonDown.available);
-    CHECK_THAT(daemonDown.reason, Catch::StartsWith("the fwupd daemon is not available: Failed "
-                                                    "to connect to daemon"));
-
-    ReplayProcessRunner other;
-    other.expect(kGetDevices,
-                 ProcessResult{0, R"({"Devices": [{"Name": "System Firmware", "DeviceId": "a4",
-                                     "Flags": ["internal", "updatable"]}]})",
-                               ""});
-    auto unknown = FwupdPath(other).probe(facts);
-    CHECK_FALSE(unknown.available);
-    CHECK_THAT(unknown.reason, Catch::Contains("does not list this drive"));
-
-    ReplayProcessRunner listed;
-    listed.expect(kGetDevices,
-                  ProcessResult{0, R"({"Devices": [{"Name": "QEMU NVMe Ctrl", "DeviceId": "d1",
-                                      "Serial": "SN0001", "Plugin": "nvme",
-                                      "Flags": ["internal", "updatable", "require-ac"]}]})",
-                                ""});
-    listed.expect({"fwupdmgr", "get-releases", "d1", "--json"},
-                  ProcessResult{0, R"({"Releases": [{"Version": "2.0", "Summary": "Fixes",
-                                      "Locations": ["https://fwupd.org/x.cab"]}]})",
-                                ""});
-    auto updatable = FwupdPath(listed).probe(facts);
-    CHECK(updatable.available);
-    CHECK(updatable.fwupdDeviceId == "d1");
-    REQUIRE(updatable.releases.size() == 1);
-    CHECK(updatable.releases[0].version == "2.0");
-    CHECK(updatable.releases[0].uri == "https://fwupd.org/x.cab");
-}
-
 TEST_CASE("firmware info of an NVMe drive through a scripted controller") {
     const auto d = nvmeDevice();
     auto catalog = KnownIssueCatalog::load(SSDK_FIRMWARE_CATALOG_FILE);
     REQUIRE(catalog);
-    ReplayProcessRunner runner;
+    FakeFwupdService fwupd;
+    fwupd.failure = Error(ErrorCode::ToolMissing, "fwupd is not installed");
     InfoSources sources;
-    sources.runner = &runner;
+    sources.fwupd = &fwupd;
     sources.catalog = &*catalog;
     sources.nvme = [](const std::string& path) -> Expected<std::unique_ptr<NvmeAdmin>> {
         CHECK(path == "/dev/nvme0n1");
@@ -156,6 +110,7 @@ TEST_CASE("firmware info of an NVMe drive through a scripted controller") {
     CHECK(json["update_paths"][0]["available"] == true);
     CHECK(json["update_paths"][1]["id"] == "fwupd");
     CHECK(json["update_paths"][1]["available"] == false);
+    CHECK(json["update_paths"][1]["reason"] == "fwupd is not installed");
 }
 
 TEST_CASE("an NVMe drive whose controller cannot be opened says why") {

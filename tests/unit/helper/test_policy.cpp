@@ -64,7 +64,7 @@ TEST_CASE("every verb has a polkit action graded as its verb", "[helper][polkit]
     addOpVerbs(service, LabContext{"/nonexistent", std::nullopt}, runner);
     addSmartVerbs(service, runner);
     addPerfVerbs(service, runner, -1);
-    addFirmwareVerbs(service, runner, {});
+    addFirmwareVerbs(service, {}, nullptr);
     cachectl::BackendRegistry cacheBackends;
     cachectl::CacheManager cacheManager(cacheBackends, cachectl::HostEnv{}, "/nonexistent");
     addCacheVerbs(service, cacheManager);
