@@ -35,7 +35,7 @@ std::optional<FwupdDevice> testDevice(FwupdService& service) {
 
 } // namespace
 
-TEST_CASE("fwupd unreachable: no system bus, or a bus without the daemon") {
+TEST_CASE("fwupd unreachable: no system bus") {
     ::setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/ssdk-no-bus", 1);
     auto noBus = systemFwupdService()->devices();
     REQUIRE_FALSE(noBus);
