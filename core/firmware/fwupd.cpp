@@ -179,7 +179,7 @@ Expected<FwupdInstallOutcome> installWithFwupd(FwupdService& service,
         const auto offered = offeredReleases(*releases);
         if (offered.empty()) {
             return fail(ErrorCode::NotFound,
-                        fmt::format("fwupd offers no upgrade for {} (version {})", device->name,
+                        fmt::format("fwupd offers no upgrade for {} (it runs {})", device->name,
                                     device->version));
         }
         const auto chosen =

@@ -99,7 +99,7 @@ PathStatus fwupdDeviceStatus(FwupdService& service, const FwupdDevice& device) {
     }
     status.available = true;
     status.reason =
-        fmt::format("fwupd offers {} upgrade{} for this drive (version {})", status.releases.size(),
+        fmt::format("fwupd offers {} upgrade{} for this drive (it runs {})", status.releases.size(),
                     status.releases.size() == 1 ? "" : "s", device.version);
     return status;
 }

@@ -267,6 +267,6 @@ TEST_CASE("the firmware page lists fwupd's upgrades and installs one with progre
     CHECK(child<QTableWidget>(page, "paths")
               ->item(1, 2)
               ->text()
-              .contains(QStringLiteral("1 upgrade for this drive (version 1.2.3)")));
+              .contains(QStringLiteral("1 upgrade for this drive (it runs 1.2.3)")));
     screenshot(page, "firmware-fwupd.png");
 }

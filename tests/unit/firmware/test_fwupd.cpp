@@ -144,7 +144,7 @@ TEST_CASE("the fwupd path says exactly why it is not offered") {
         REQUIRE(status.releases.size() == 2);
         CHECK(status.releases[0].version == "5B2QGXA7");
         CHECK(status.fwupdVersion == "3B2QGXA7");
-        CHECK(status.reason == "fwupd offers 2 upgrades for this drive (version 3B2QGXA7)");
+        CHECK(status.reason == "fwupd offers 2 upgrades for this drive (it runs 3B2QGXA7)");
         const Json json = toJson(status);
         CHECK(json["releases"][1]["version"] == "4B2QGXA7");
         CHECK(json["releases"][1]["is_upgrade"] == true);
