@@ -89,7 +89,7 @@ TEST_CASE("the RAM Cache page turns a cache on and off and shows it working", "[
     page.show();
 
     auto* backend = child<QComboBox>(page, "backend");
-    QTRY_COMPARE(backend->count(), 2);
+    REQUIRE(QTest::qWaitFor([&] { return backend->count() == 2; }));
     auto* model = qobject_cast<QStandardItemModel*>(backend->model());
     REQUIRE(model != nullptr);
     CHECK_FALSE(model->item(0)->isEnabled());
@@ -110,24 +110,24 @@ TEST_CASE("the RAM Cache page turns a cache on and off and shows it working", "[
     auto* enable = child<QCheckBox>(page, "enable");
     REQUIRE(enable->isEnabled());
     enable->click();
-    QTRY_VERIFY(fake->calls().size() >= 1);
+    REQUIRE(QTest::qWaitFor([&] { return fake->calls().size() >= 1; }));
     CHECK(fake->calls().front() == "enable /dev/loop0");
     auto* stats = child<QLabel>(page, "stats");
-    QTRY_VERIFY(stats->text().startsWith(QStringLiteral("Hit ratio")));
+    REQUIRE(QTest::qWaitFor([&] { return stats->text().startsWith(QStringLiteral("Hit ratio")); }));
     CHECK(enable->isChecked());
     CHECK_FALSE(backend->isEnabled());
     // Live statistics move: several samples, hits growing.
     auto* chart = child<QChartView>(page, "chart");
     auto* hitSeries = qobject_cast<QLineSeries*>(chart->chart()->series().at(0));
     REQUIRE(hitSeries != nullptr);
-    QTRY_VERIFY_WITH_TIMEOUT(hitSeries->count() >= 3, 8000);
+    REQUIRE(QTest::qWaitFor([&] { return hitSeries->count() >= 3; }, 8000));
     CHECK(hitSeries->at(hitSeries->count() - 1).y() > hitSeries->at(0).y());
     CHECK(child<QLabel>(page, "ratio")->text().contains(QStringLiteral("2.00")));
 
     auto* flush = child<QPushButton>(page, "flush");
-    QTRY_VERIFY(flush->isEnabled());
+    REQUIRE(QTest::qWaitFor([&] { return flush->isEnabled(); }));
     flush->click();
-    QTRY_VERIFY(child<QLabel>(page, "message")->text().startsWith(QStringLiteral("Flushed")));
+    REQUIRE(QTest::qWaitFor([&] { return child<QLabel>(page, "message")->text().startsWith(QStringLiteral("Flushed")); }));
     const auto calls = fake->calls();
     CHECK(std::count(calls.begin(), calls.end(), "flush") == 1);
 
@@ -153,14 +153,14 @@ TEST_CASE("the RAM Cache page turns a cache on and off and shows it working", "[
     screenshot(page, "ram-cache.png");
 
     enable->click();
-    QTRY_VERIFY(fake->calls().back() == "disable /dev/loop0");
+    REQUIRE(QTest::qWaitFor([&] { return fake->calls().back() == "disable /dev/loop0"; }));
     // The system disk is never offered.
     const device::Device system = test::nvmeSystemDisk();
     page.setDevice(&system);
     CHECK_FALSE(enable->isEnabled());
     CHECK(child<QLabel>(page, "summary")->text().contains(QStringLiteral("running system")));
     page.setDevice(&drive);
-    QTRY_VERIFY(!enable->isChecked());
+    REQUIRE(QTest::qWaitFor([&] { return !enable->isChecked(); }));
     CHECK(child<QLabel>(page, "message")->text().contains(QStringLiteral("off")));
     CHECK_FALSE(fs::exists(scratch / "state" / "ssdk-loop0.json"));
     fs::remove_all(scratch);
