@@ -42,6 +42,15 @@ bool looksIncompressible(const std::byte* in) {
     return distinct >= 52;
 }
 
+// One LZ4 stream per thread, initialized once: LZ4_resetStream_fast then starts each block
+// without clearing the 16 KiB hash table (LZ4_compress_default clears it on every call).
+LZ4_stream_t& threadStream() {
+    thread_local LZ4_stream_t stream;
+    thread_local const bool initialized = LZ4_initStream(&stream, sizeof(stream)) != nullptr;
+    (void)initialized;
+    return stream;
+}
+
 } // namespace
 
 std::size_t encodeBlock(const std::byte* in, std::byte* out, bool& compressed) {
@@ -50,16 +59,20 @@ std::size_t encodeBlock(const std::byte* in, std::byte* out, bool& compressed) {
     if (looksIncompressible(in)) {
         return storeRaw(compressed);
     }
+    LZ4_stream_t& stream = threadStream();
+    LZ4_resetStream_fast(&stream);
     char* const first = asChars(out) + kHeaderBytes;
-    const int firstBytes =
-        LZ4_compress_default(asChars(in), first, kProbeBytes, kProbeBytes - kProbeBytes / 8);
+    const int firstBytes = LZ4_compress_fast_continue(&stream, asChars(in), first, kProbeBytes,
+                                                      kProbeBytes - kProbeBytes / 8, 1);
     if (firstBytes <= 0) {
         return storeRaw(compressed);
     }
     const std::size_t used = kHeaderBytes + static_cast<std::size_t>(firstBytes);
     const int budget = static_cast<int>(kCodecBlockBytes - kCodecBlockBytes / 8 - used);
-    const int restBytes =
-        LZ4_compress_default(asChars(in) + kProbeBytes, asChars(out) + used, kRestBytes, budget);
+    // The rest continues the stream: it may refer back into the first KiB, as whole-block
+    // compression would.
+    const int restBytes = LZ4_compress_fast_continue(&stream, asChars(in) + kProbeBytes,
+                                                     asChars(out) + used, kRestBytes, budget, 1);
     if (restBytes <= 0) {
         return storeRaw(compressed);
     }
@@ -89,9 +102,14 @@ bool decodeBlock(const std::byte* stored, std::size_t storedBytes, bool compress
     const int first = LZ4_decompress_safe(asChars(stored) + kHeaderBytes, asChars(out),
                                           static_cast<int>(firstBytes), kProbeBytes);
     const std::size_t restStart = kHeaderBytes + firstBytes;
-    const int rest = LZ4_decompress_safe(asChars(stored) + restStart, asChars(out) + kProbeBytes,
-                                         static_cast<int>(storedBytes - restStart), kRestBytes);
-    return first == kProbeBytes && rest == kRestBytes;
+    if (first != kProbeBytes) {
+        return false;
+    }
+    // The rest was compressed with the first KiB as its dictionary (it precedes it in out).
+    const int rest = LZ4_decompress_safe_usingDict(
+        asChars(stored) + restStart, asChars(out) + kProbeBytes,
+        static_cast<int>(storedBytes - restStart), kRestBytes, asChars(out), kProbeBytes);
+    return rest == kRestBytes;
 }
 
 } // namespace ssdk::cachectl::engine

@@ -298,6 +298,8 @@ CacheEngine::Shard& CacheEngine::shardOf(std::uint64_t block) const {
 // ---- reads ----
 
 bool CacheEngine::readCachedLocked(Shard& shard, std::uint64_t block, std::byte* out) {
+    // The policy's lookups below then overlap with copying the data.
+    shard.policy->prefetch(block);
     Slot* const found = shard.slots.find(block);
     if (found == nullptr) {
         ++shard.misses;

@@ -16,6 +16,7 @@ public:
 
     bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
     bool contains(std::uint64_t key) const override { return m_index.contains(key); }
+    void prefetch(std::uint64_t key) const override { m_index.prefetch(key); }
     std::size_t size() const override { return m_index.size(); }
     std::size_t capacity() const override { return m_capacity; }
     std::string_view name() const override { return "lru"; }
@@ -50,6 +51,7 @@ public:
 
     bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
     bool contains(std::uint64_t key) const override { return m_resident.contains(key); }
+    void prefetch(std::uint64_t key) const override { m_resident.prefetch(key); }
     std::size_t size() const override { return m_resident.size(); }
     std::size_t capacity() const override { return m_capacity; }
     std::string_view name() const override { return "s3fifo"; }
@@ -88,6 +90,7 @@ public:
 
     bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
     bool contains(std::uint64_t key) const override;
+    void prefetch(std::uint64_t key) const override { m_entries.prefetch(key); }
     std::size_t size() const override { return m_lirCount + m_queue.size; }
     std::size_t capacity() const override { return m_capacity; }
     std::string_view name() const override { return "lirs"; }
@@ -147,6 +150,7 @@ public:
 
     bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
     bool contains(std::uint64_t key) const override { return m_resident.contains(key); }
+    void prefetch(std::uint64_t key) const override;
     std::size_t size() const override { return m_resident.size(); }
     std::size_t capacity() const override { return m_capacity; }
     std::string_view name() const override { return "adaptive"; }

@@ -44,7 +44,10 @@ Expected<std::unique_ptr<Policy>> makePolicy(std::string_view name, std::size_t 
 // ---- LRU ----
 
 LruPolicy::LruPolicy(std::size_t capacity)
-    : m_capacity(capacity) {}
+    : m_capacity(capacity) {
+    // Never more nodes than the capacity: no growth slack.
+    m_nodes.reserve(capacity);
+}
 
 bool LruPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) {
     if (const std::uint32_t* found = m_index.find(key); found != nullptr) {
