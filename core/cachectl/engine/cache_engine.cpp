@@ -660,8 +660,12 @@ Expected<void> CacheEngine::writeBack(std::uint64_t offset, std::span<const std:
             if (bypass && inserted) {
                 slot.tracked = false;
                 m_bypassed.fetch_add(1, std::memory_order_relaxed);
-            } else {
+            } else if (inserted) {
                 shard.touch(block);
+            } else {
+                // An overwrite of a block the cache holds: told to the policy in the batch
+                // of hits (recordHit), in order.
+                shard.recordHit(block);
             }
             break;
         }
