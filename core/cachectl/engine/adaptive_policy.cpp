@@ -116,8 +116,8 @@ void AdaptivePolicy::evictOrphan(std::vector<std::uint64_t>& evicted) {
 
 std::size_t AdaptivePolicy::metadataBytes() const {
     // A deque allocates 512-byte chunks plus a map of chunk pointers.
-    std::size_t bytes = m_resident.memoryBytes() +
-                        (m_orphans.size() / 64 + 1) * (512 + sizeof(void*));
+    std::size_t bytes =
+        m_resident.memoryBytes() + (m_orphans.size() / 64 + 1) * (512 + sizeof(void*));
     for (const auto& expert : m_experts) {
         bytes += expert->metadataBytes();
     }

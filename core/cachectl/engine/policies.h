@@ -9,7 +9,6 @@
 
 namespace ssdk::cachectl::engine {
 
-
 class LruPolicy final : public Policy {
 public:
     explicit LruPolicy(std::size_t capacity);
@@ -75,9 +74,9 @@ private:
     std::size_t m_smallCapacity;
     std::size_t m_ghostCapacity;
     BlockIndex<Entry> m_resident;
-    std::deque<std::uint64_t> m_small; // front = newest
-    std::deque<std::uint64_t> m_main;  // front = newest
-    std::deque<Ghost> m_ghostOrder;    // front = oldest
+    std::deque<std::uint64_t> m_small;  // front = newest
+    std::deque<std::uint64_t> m_main;   // front = newest
+    std::deque<Ghost> m_ghostOrder;     // front = oldest
     BlockIndex<std::uint64_t> m_ghosts; // key -> its live record's sequence
     std::uint64_t m_ghostSequence = 0;
 };
@@ -138,8 +137,8 @@ private:
     std::vector<std::uint32_t> m_free;
     std::uint32_t m_stackTop = kNil;
     std::uint32_t m_stackBottom = kNil;
-    List m_queue;  // resident HIR blocks, front = next victim
-    List m_ghosts; // non-resident HIR blocks in the stack, front = oldest
+    List m_queue;                        // resident HIR blocks, front = next victim
+    List m_ghosts;                       // non-resident HIR blocks in the stack, front = oldest
     BlockIndex<std::uint32_t> m_entries; // key -> node
 };
 
