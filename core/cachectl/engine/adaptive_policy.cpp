@@ -37,6 +37,13 @@ AdaptivePolicy::AdaptivePolicy(std::size_t capacity)
     m_decay = 1.0 - 1.0 / window;
 }
 
+void AdaptivePolicy::prefetch(std::uint64_t key) const {
+    m_resident.prefetch(key);
+    for (const auto& expert : m_experts) {
+        expert->prefetch(key);
+    }
+}
+
 bool AdaptivePolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) {
     const bool hit = m_resident.contains(key);
     for (std::size_t i = 0; i < m_experts.size(); ++i) {
@@ -45,19 +52,23 @@ bool AdaptivePolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evict
         m_scores[i] = m_scores[i] * m_decay + (expertHit ? 1.0 : 0.0);
         if (i == m_leader) {
             for (const std::uint64_t victim : m_scratch) {
-                if (m_resident.erase(victim) != 0) {
-                    m_orphanSet.erase(victim);
+                if (const std::uint8_t* found = m_resident.find(victim); found != nullptr) {
+                    m_orphanCount -= *found;
+                    m_resident.erase(victim);
                     evicted.push_back(victim);
                 }
             }
         }
     }
     if (hit) {
-        if (!m_orphanSet.empty()) {
-            m_orphanSet.erase(key);
+        if (m_orphanCount != 0) {
+            if (std::uint8_t* found = m_resident.find(key); found != nullptr && *found != 0) {
+                *found = 0;
+                --m_orphanCount;
+            }
         }
     } else {
-        m_resident.insert(key);
+        *m_resident.tryEmplace(key).first = 0;
         while (m_resident.size() > m_capacity) {
             evictOrphan(evicted);
         }
@@ -73,21 +84,23 @@ bool AdaptivePolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evict
 void AdaptivePolicy::switchLeader(std::size_t to) {
     m_leader = to;
     m_orphans.clear();
-    m_orphanSet.clear();
+    m_orphanCount = 0;
     const Policy& leader = *m_experts[to];
-    for (const std::uint64_t key : m_resident) {
-        if (!leader.contains(key)) {
+    m_resident.forEach([&](std::uint64_t key, std::uint8_t& orphan) {
+        orphan = leader.contains(key) ? 0 : 1;
+        if (orphan != 0) {
             m_orphans.push_back(key);
-            m_orphanSet.insert(key);
+            ++m_orphanCount;
         }
-    }
+    });
 }
 
 void AdaptivePolicy::evictOrphan(std::vector<std::uint64_t>& evicted) {
     while (!m_orphans.empty()) {
         const std::uint64_t key = m_orphans.front();
         m_orphans.pop_front();
-        if (m_orphanSet.erase(key) != 0) {
+        if (const std::uint8_t* found = m_resident.find(key); found != nullptr && *found != 0) {
+            --m_orphanCount;
             m_resident.erase(key);
             evicted.push_back(key);
             return;
@@ -95,17 +108,16 @@ void AdaptivePolicy::evictOrphan(std::vector<std::uint64_t>& evicted) {
     }
     // Unreachable while the invariant above holds; evicting an arbitrary block keeps the
     // capacity promise if it ever does not.
-    const std::uint64_t key = *m_resident.begin();
-    m_resident.erase(m_resident.begin());
+    const std::uint64_t key = m_resident.anyKey();
+    m_orphanCount -= *m_resident.find(key);
+    m_resident.erase(key);
     evicted.push_back(key);
 }
 
 std::size_t AdaptivePolicy::metadataBytes() const {
-    std::size_t bytes = m_resident.bucket_count() * sizeof(void*) +
-                        m_resident.size() * (sizeof(std::uint64_t) + kNodeOverhead) +
-                        m_orphanSet.bucket_count() * sizeof(void*) +
-                        m_orphanSet.size() * (sizeof(std::uint64_t) + kNodeOverhead) +
-                        m_orphans.size() * (sizeof(std::uint64_t) + kNodeOverhead);
+    // A deque allocates 512-byte chunks plus a map of chunk pointers.
+    std::size_t bytes =
+        m_resident.memoryBytes() + (m_orphans.size() / 64 + 1) * (512 + sizeof(void*));
     for (const auto& expert : m_experts) {
         bytes += expert->metadataBytes();
     }

@@ -1,9 +1,9 @@
 #pragma once
-// How the engine stores one 4 KiB block in RAM: raw, or LZ4-compressed as two independent LZ4
-// blocks (the first KiB, then the remaining 3 KiB) behind a 2-byte length of the first. The
-// early abort has two steps: a byte histogram of 256 sampled bytes stores random-looking data
-// raw at once; otherwise the first KiB is compressed and, when it does not shrink by 1/8, the
-// block is stored raw without compressing the rest.
+// How the engine stores one 4 KiB block in RAM: raw, or LZ4-compressed as two LZ4 blocks of one
+// stream (the first KiB, then the remaining 3 KiB with the first as its dictionary) behind a
+// 2-byte length of the first. The early abort has two steps: a byte histogram of 256 sampled
+// bytes stores random-looking data raw at once; otherwise the first KiB is compressed and, when
+// it does not shrink by 1/8, the block is stored raw without compressing the rest.
 
 #include <cstddef>
 #include <cstdint>

@@ -73,17 +73,52 @@ struct CacheEngine::Shard {
     std::uint64_t hits = 0;
     std::uint64_t misses = 0;
     std::vector<std::uint64_t> evicted;
+    // Hits not yet told to the policy. A hit only copies its data and records the block here;
+    // the policy learns of the hits in batches, in order, and always before any other
+    // reference (touch), so it sees exactly the sequence of references it would see one by
+    // one. A batch overlaps the memory latency of several blocks' policy state (prefetch);
+    // the cost is that what a hit would evict (it can: a hit on an orphan of the adaptive
+    // policy) is dropped up to a batch later.
+    static constexpr unsigned kPendingHits = 32;
+    std::array<std::uint64_t, kPendingHits> pendingHits{};
+    unsigned pendingCount = 0;
 
-    // Records a reference with the policy and drops what it evicts (dirty blocks stay until
-    // written back). Call with mutex held. slot: the block's slot when the caller has it (a
-    // hit evicts nothing, so it stays valid and saves a lookup).
-    void touch(std::uint64_t block, Slot* slot = nullptr) {
+    // Call with mutex held.
+    void recordHit(std::uint64_t block) {
+        pendingHits[pendingCount++] = block;
+        if (pendingCount == kPendingHits) {
+            applyPendingHits();
+        }
+    }
+
+    void applyPendingHits() {
+        constexpr unsigned kAhead = 4;
+        const unsigned count = pendingCount;
+        pendingCount = 0;
+        for (unsigned i = 0; i < std::min(kAhead, count); ++i) {
+            policy->prefetch(pendingHits[i]);
+        }
+        for (unsigned i = 0; i < count; ++i) {
+            if (i + kAhead < count) {
+                policy->prefetch(pendingHits[i + kAhead]);
+                slots.prefetch(pendingHits[i + kAhead]);
+            }
+            reference(pendingHits[i]);
+        }
+    }
+
+    // Records a reference with the policy (after the pending hits) and drops what it evicts
+    // (dirty blocks stay until written back). Call with mutex held.
+    void touch(std::uint64_t block) {
+        if (pendingCount != 0) {
+            applyPendingHits();
+        }
+        reference(block);
+    }
+
+    void reference(std::uint64_t block) {
         evicted.clear();
         policy->access(block, evicted);
-        if (evicted.empty() && slot != nullptr) {
-            slot->tracked = true;
-            return;
-        }
         for (const std::uint64_t victim : evicted) {
             auto found = slots.find(victim);
             if (found == nullptr) {
@@ -244,6 +279,7 @@ Expected<void> CacheEngine::resize(std::uint64_t ramBytes) {
             return std::unexpected(policy.error());
         }
         const std::scoped_lock lock(shard->mutex);
+        shard->pendingCount = 0; // hits for the policy being replaced
         kept.clear();
         shard->slots.forEach([&](std::uint64_t block, const Slot& slot) {
             if (slot.tracked) {
@@ -313,7 +349,7 @@ bool CacheEngine::readCachedLocked(Shard& shard, std::uint64_t block, std::byte*
         return false;
     }
     ++shard.hits;
-    shard.touch(block, found);
+    shard.recordHit(block);
     return true;
 }
 
@@ -624,8 +660,12 @@ Expected<void> CacheEngine::writeBack(std::uint64_t offset, std::span<const std:
             if (bypass && inserted) {
                 slot.tracked = false;
                 m_bypassed.fetch_add(1, std::memory_order_relaxed);
-            } else {
+            } else if (inserted) {
                 shard.touch(block);
+            } else {
+                // An overwrite of a block the cache holds: told to the policy in the batch
+                // of hits (recordHit), in order.
+                shard.recordHit(block);
             }
             break;
         }

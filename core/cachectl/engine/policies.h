@@ -3,18 +3,11 @@
 // them as experts and tests can drive each one.
 
 #include <deque>
-#include <list>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "core/cachectl/engine/block_index.h"
 #include "core/cachectl/engine/policy.h"
 
 namespace ssdk::cachectl::engine {
-
-// Bytes a node-based container spends per element beyond the element (allocator header and
-// links), used by metadataBytes(): an estimate for glibc malloc on 64-bit.
-inline constexpr std::size_t kNodeOverhead = 16;
 
 class LruPolicy final : public Policy {
 public:
@@ -22,6 +15,7 @@ public:
 
     bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
     bool contains(std::uint64_t key) const override { return m_index.contains(key); }
+    void prefetch(std::uint64_t key) const override { m_index.prefetch(key); }
     std::size_t size() const override { return m_index.size(); }
     std::size_t capacity() const override { return m_capacity; }
     std::string_view name() const override { return "lru"; }
@@ -56,6 +50,7 @@ public:
 
     bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
     bool contains(std::uint64_t key) const override { return m_resident.contains(key); }
+    void prefetch(std::uint64_t key) const override { m_resident.prefetch(key); }
     std::size_t size() const override { return m_resident.size(); }
     std::size_t capacity() const override { return m_capacity; }
     std::string_view name() const override { return "s3fifo"; }
@@ -66,6 +61,12 @@ private:
         std::uint8_t frequency = 0;
         bool inMain = false;
     };
+    // A ghost in FIFO order; a ghost that was hit (or re-added) leaves its old record behind,
+    // recognized as stale by a sequence number different from the index's.
+    struct Ghost {
+        std::uint64_t key = 0;
+        std::uint64_t sequence = 0;
+    };
     void evictOne(std::vector<std::uint64_t>& evicted);
     void addGhost(std::uint64_t key);
 
@@ -73,10 +74,11 @@ private:
     std::size_t m_smallCapacity;
     std::size_t m_ghostCapacity;
     BlockIndex<Entry> m_resident;
-    std::deque<std::uint64_t> m_small; // front = newest
-    std::deque<std::uint64_t> m_main;  // front = newest
-    std::list<std::uint64_t> m_ghostOrder;
-    std::unordered_map<std::uint64_t, std::list<std::uint64_t>::iterator> m_ghosts;
+    std::deque<std::uint64_t> m_small;  // front = newest
+    std::deque<std::uint64_t> m_main;   // front = newest
+    std::deque<Ghost> m_ghostOrder;     // front = oldest
+    BlockIndex<std::uint64_t> m_ghosts; // key -> its live record's sequence
+    std::uint64_t m_ghostSequence = 0;
 };
 
 // LIRS with a HIR share of 1% of the cache (at least one block) and a stack holding at most
@@ -87,25 +89,41 @@ public:
 
     bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
     bool contains(std::uint64_t key) const override;
-    std::size_t size() const override { return m_lirCount + m_queue.size(); }
+    void prefetch(std::uint64_t key) const override { m_entries.prefetch(key); }
+    std::size_t size() const override { return m_lirCount + m_queue.size; }
     std::size_t capacity() const override { return m_capacity; }
     std::string_view name() const override { return "lirs"; }
     std::size_t metadataBytes() const override;
 
 private:
-    using List = std::list<std::uint64_t>;
-    struct Entry {
+    static constexpr std::uint32_t kNil = 0xffffffffU;
+    // One entry: a resident block, or a non-resident HIR block still in the stack. The lists
+    // are intrusive over the node array with 32-bit links; the queue and the ghost list share
+    // one pair of links (an entry is in the queue only while resident, a ghost only while not).
+    struct Node {
+        std::uint64_t key = 0;
+        std::uint32_t stackUp = kNil;   // towards the top (most recent)
+        std::uint32_t stackDown = kNil; // towards the bottom
+        std::uint32_t listPrev = kNil;  // towards the front
+        std::uint32_t listNext = kNil;
         bool lir = false;
         bool resident = false;
         bool inStack = false;
         bool inQueue = false;
-        List::iterator stackPos;
-        List::iterator queuePos;
-        List::iterator ghostPos; // valid when in the stack as a non-resident HIR block
     };
+    struct List {
+        std::uint32_t front = kNil;
+        std::uint32_t back = kNil;
+        std::size_t size = 0;
+    };
+    std::uint32_t allocate(std::uint64_t key);
+    void release(std::uint32_t node);
+    void listPushBack(List& list, std::uint32_t node);
+    void listUnlink(List& list, std::uint32_t node);
+    void pushStack(std::uint32_t node);
+    void removeFromStack(std::uint32_t node);
+    void moveToTop(std::uint32_t node);
     void pruneStack();
-    void pushStack(std::uint64_t key, Entry& entry);
-    void removeFromStack(Entry& entry);
     void demoteBottomLir();
     void evictFromQueue(std::vector<std::uint64_t>& evicted);
     void limitGhosts();
@@ -115,10 +133,13 @@ private:
     std::size_t m_hirCapacity;
     std::size_t m_ghostLimit;
     std::size_t m_lirCount = 0;
-    List m_stack;  // front = most recent
-    List m_queue;  // resident HIR blocks, front = next victim
-    List m_ghosts; // non-resident HIR blocks in the stack, front = oldest
-    BlockIndex<Entry> m_entries;
+    std::vector<Node> m_nodes;
+    std::vector<std::uint32_t> m_free;
+    std::uint32_t m_stackTop = kNil;
+    std::uint32_t m_stackBottom = kNil;
+    List m_queue;                        // resident HIR blocks, front = next victim
+    List m_ghosts;                       // non-resident HIR blocks in the stack, front = oldest
+    BlockIndex<std::uint32_t> m_entries; // key -> node
 };
 
 // The default policy; see the comment in policy.h and adaptive_policy.cpp.
@@ -128,6 +149,7 @@ public:
 
     bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
     bool contains(std::uint64_t key) const override { return m_resident.contains(key); }
+    void prefetch(std::uint64_t key) const override;
     std::size_t size() const override { return m_resident.size(); }
     std::size_t capacity() const override { return m_capacity; }
     std::string_view name() const override { return "adaptive"; }
@@ -145,11 +167,12 @@ private:
     std::vector<double> m_scores; // exponentially decayed hit counts
     double m_decay;
     std::size_t m_leader = 0;
-    std::unordered_set<std::uint64_t> m_resident;
-    // Resident blocks the leader does not hold (left over from an earlier leader): evicted
-    // first, oldest first. Entries that are no longer orphans are skipped lazily.
-    std::list<std::uint64_t> m_orphans;
-    std::unordered_set<std::uint64_t> m_orphanSet;
+    // Resident blocks; the value is 1 for an orphan: a resident block the leader does not hold
+    // (left over from an earlier leader), evicted first, oldest first.
+    BlockIndex<std::uint8_t> m_resident;
+    // Orphans in eviction order; entries that are no longer orphans are skipped lazily.
+    std::deque<std::uint64_t> m_orphans;
+    std::size_t m_orphanCount = 0;
     std::vector<std::uint64_t> m_scratch;
 };
 

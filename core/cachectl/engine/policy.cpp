@@ -8,15 +8,6 @@ namespace ssdk::cachectl::engine {
 
 namespace {
 
-template <typename Map> std::size_t mapBytes(const Map& map) {
-    return map.bucket_count() * sizeof(void*) +
-           map.size() * (sizeof(typename Map::value_type) + kNodeOverhead);
-}
-
-template <typename T> std::size_t listBytes(const std::list<T>& list) {
-    return list.size() * (sizeof(T) + kNodeOverhead);
-}
-
 // A deque allocates 512-byte chunks plus a map of chunk pointers.
 template <typename T> std::size_t dequeBytes(const std::deque<T>& deque) {
     const std::size_t perChunk = std::max<std::size_t>(1, 512 / sizeof(T));
@@ -53,7 +44,10 @@ Expected<std::unique_ptr<Policy>> makePolicy(std::string_view name, std::size_t 
 // ---- LRU ----
 
 LruPolicy::LruPolicy(std::size_t capacity)
-    : m_capacity(capacity) {}
+    : m_capacity(capacity) {
+    // Never more nodes than the capacity: no growth slack.
+    m_nodes.reserve(capacity);
+}
 
 bool LruPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) {
     if (const std::uint32_t* found = m_index.find(key); found != nullptr) {
@@ -128,12 +122,8 @@ bool S3FifoPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted
         found->frequency = static_cast<std::uint8_t>(std::min(3, found->frequency + 1));
         return true;
     }
-    bool wasGhost = false;
-    if (auto ghost = m_ghosts.find(key); ghost != m_ghosts.end()) {
-        m_ghostOrder.erase(ghost->second);
-        m_ghosts.erase(ghost);
-        wasGhost = true;
-    }
+    // A hit ghost's record stays in m_ghostOrder, stale.
+    const bool wasGhost = m_ghosts.erase(key);
     while (m_resident.size() >= m_capacity) {
         evictOne(evicted);
     }
@@ -179,17 +169,33 @@ void S3FifoPolicy::evictOne(std::vector<std::uint64_t>& evicted) {
 }
 
 void S3FifoPolicy::addGhost(std::uint64_t key) {
-    m_ghostOrder.push_back(key);
-    m_ghosts.emplace(key, std::prev(m_ghostOrder.end()));
+    const std::uint64_t sequence = ++m_ghostSequence;
+    m_ghostOrder.push_back(Ghost{.key = key, .sequence = sequence});
+    *m_ghosts.tryEmplace(key).first = sequence;
     if (m_ghosts.size() > m_ghostCapacity) {
-        m_ghosts.erase(m_ghostOrder.front());
-        m_ghostOrder.pop_front();
+        // Drop the oldest live ghost (stale records before it go with it).
+        for (;;) {
+            const Ghost oldest = m_ghostOrder.front();
+            m_ghostOrder.pop_front();
+            if (const std::uint64_t* live = m_ghosts.find(oldest.key);
+                live != nullptr && *live == oldest.sequence) {
+                m_ghosts.erase(oldest.key);
+                break;
+            }
+        }
+    }
+    if (m_ghostOrder.size() > 2 * m_ghostCapacity + 64) {
+        // Many ghosts were hit: drop their stale records.
+        std::erase_if(m_ghostOrder, [&](const Ghost& ghost) {
+            const std::uint64_t* live = m_ghosts.find(ghost.key);
+            return live == nullptr || *live != ghost.sequence;
+        });
     }
 }
 
 std::size_t S3FifoPolicy::metadataBytes() const {
     return m_resident.memoryBytes() + dequeBytes(m_small) + dequeBytes(m_main) +
-           mapBytes(m_ghosts) + listBytes(m_ghostOrder);
+           dequeBytes(m_ghostOrder) + m_ghosts.memoryBytes();
 }
 
 // ---- LIRS ----
@@ -206,156 +212,223 @@ LirsPolicy::LirsPolicy(std::size_t capacity)
 }
 
 bool LirsPolicy::contains(std::uint64_t key) const {
-    const Entry* found = m_entries.find(key);
-    return found != nullptr && found->resident;
+    const std::uint32_t* found = m_entries.find(key);
+    return found != nullptr && m_nodes[*found].resident;
 }
 
-void LirsPolicy::pushStack(std::uint64_t key, Entry& entry) {
-    m_stack.push_front(key);
-    entry.stackPos = m_stack.begin();
-    entry.inStack = true;
+std::uint32_t LirsPolicy::allocate(std::uint64_t key) {
+    std::uint32_t node = 0;
+    if (!m_free.empty()) {
+        node = m_free.back();
+        m_free.pop_back();
+        m_nodes[node] = Node{};
+    } else {
+        node = static_cast<std::uint32_t>(m_nodes.size());
+        m_nodes.emplace_back();
+    }
+    m_nodes[node].key = key;
+    *m_entries.tryEmplace(key).first = node;
+    return node;
 }
 
-void LirsPolicy::removeFromStack(Entry& entry) {
-    m_stack.erase(entry.stackPos);
-    entry.inStack = false;
+void LirsPolicy::release(std::uint32_t node) {
+    m_entries.erase(m_nodes[node].key);
+    m_free.push_back(node);
+}
+
+void LirsPolicy::listPushBack(List& list, std::uint32_t node) {
+    Node& n = m_nodes[node];
+    n.listPrev = list.back;
+    n.listNext = kNil;
+    if (list.back == kNil) {
+        list.front = node;
+    } else {
+        m_nodes[list.back].listNext = node;
+    }
+    list.back = node;
+    ++list.size;
+}
+
+void LirsPolicy::listUnlink(List& list, std::uint32_t node) {
+    Node& n = m_nodes[node];
+    if (n.listPrev == kNil) {
+        list.front = n.listNext;
+    } else {
+        m_nodes[n.listPrev].listNext = n.listNext;
+    }
+    if (n.listNext == kNil) {
+        list.back = n.listPrev;
+    } else {
+        m_nodes[n.listNext].listPrev = n.listPrev;
+    }
+    n.listPrev = kNil;
+    n.listNext = kNil;
+    --list.size;
+}
+
+void LirsPolicy::pushStack(std::uint32_t node) {
+    Node& n = m_nodes[node];
+    n.stackUp = kNil;
+    n.stackDown = m_stackTop;
+    if (m_stackTop == kNil) {
+        m_stackBottom = node;
+    } else {
+        m_nodes[m_stackTop].stackUp = node;
+    }
+    m_stackTop = node;
+    n.inStack = true;
+}
+
+void LirsPolicy::removeFromStack(std::uint32_t node) {
+    Node& n = m_nodes[node];
+    if (n.stackUp == kNil) {
+        m_stackTop = n.stackDown;
+    } else {
+        m_nodes[n.stackUp].stackDown = n.stackDown;
+    }
+    if (n.stackDown == kNil) {
+        m_stackBottom = n.stackUp;
+    } else {
+        m_nodes[n.stackDown].stackUp = n.stackUp;
+    }
+    n.stackUp = kNil;
+    n.stackDown = kNil;
+    n.inStack = false;
+}
+
+void LirsPolicy::moveToTop(std::uint32_t node) {
+    if (node != m_stackTop) {
+        removeFromStack(node);
+        pushStack(node);
+    }
 }
 
 // Removes HIR entries from the bottom of the stack until a LIR block is at the bottom.
 void LirsPolicy::pruneStack() {
-    while (!m_stack.empty()) {
-        const std::uint64_t key = m_stack.back();
-        Entry& entry = *m_entries.find(key);
-        if (entry.lir) {
+    while (m_stackBottom != kNil) {
+        const std::uint32_t node = m_stackBottom;
+        if (m_nodes[node].lir) {
             return;
         }
-        m_stack.pop_back();
-        entry.inStack = false;
-        if (!entry.resident) {
-            m_ghosts.erase(entry.ghostPos);
-            m_entries.erase(key);
+        removeFromStack(node);
+        if (!m_nodes[node].resident) {
+            listUnlink(m_ghosts, node);
+            release(node);
         }
     }
 }
 
 void LirsPolicy::demoteBottomLir() {
-    const std::uint64_t key = m_stack.back();
-    Entry& entry = *m_entries.find(key);
-    m_stack.pop_back();
-    entry.inStack = false;
-    entry.lir = false;
+    const std::uint32_t node = m_stackBottom;
+    removeFromStack(node);
+    m_nodes[node].lir = false;
     --m_lirCount;
-    m_queue.push_back(key);
-    entry.queuePos = std::prev(m_queue.end());
-    entry.inQueue = true;
+    listPushBack(m_queue, node);
+    m_nodes[node].inQueue = true;
     pruneStack();
 }
 
 void LirsPolicy::evictFromQueue(std::vector<std::uint64_t>& evicted) {
-    const std::uint64_t key = m_queue.front();
-    m_queue.pop_front();
-    Entry& entry = *m_entries.find(key);
-    entry.inQueue = false;
-    entry.resident = false;
-    evicted.push_back(key);
-    if (entry.inStack) {
-        m_ghosts.push_back(key);
-        entry.ghostPos = std::prev(m_ghosts.end());
+    const std::uint32_t node = m_queue.front;
+    listUnlink(m_queue, node);
+    Node& n = m_nodes[node];
+    n.inQueue = false;
+    n.resident = false;
+    evicted.push_back(n.key);
+    if (n.inStack) {
+        listPushBack(m_ghosts, node);
     } else {
-        m_entries.erase(key);
+        release(node);
     }
 }
 
 void LirsPolicy::limitGhosts() {
-    while (m_ghosts.size() > m_ghostLimit) {
-        const std::uint64_t key = m_ghosts.front();
-        m_ghosts.pop_front();
-        removeFromStack(*m_entries.find(key));
-        m_entries.erase(key);
+    while (m_ghosts.size > m_ghostLimit) {
+        const std::uint32_t node = m_ghosts.front;
+        listUnlink(m_ghosts, node);
+        removeFromStack(node);
+        release(node);
     }
 }
 
 bool LirsPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) {
-    // Entry pointers stay valid until the next insertion or erase in m_entries.
-    Entry* found = m_entries.find(key);
-    if (found != nullptr && found->resident) {
-        Entry& entry = *found;
+    const std::uint32_t* found = m_entries.find(key);
+    const std::uint32_t node = found == nullptr ? kNil : *found;
+    if (node != kNil && m_nodes[node].resident) {
+        Node& entry = m_nodes[node]; // no allocation below: stays valid
         if (entry.lir) {
-            const bool wasBottom = entry.stackPos == std::prev(m_stack.end());
-            m_stack.splice(m_stack.begin(), m_stack, entry.stackPos);
+            const bool wasBottom = node == m_stackBottom;
+            moveToTop(node);
             if (wasBottom) {
                 pruneStack();
             }
         } else if (entry.inStack && m_lirCapacity > 0) {
-            m_stack.splice(m_stack.begin(), m_stack, entry.stackPos);
-            m_queue.erase(entry.queuePos);
+            moveToTop(node);
+            listUnlink(m_queue, node);
             entry.inQueue = false;
             entry.lir = true;
             ++m_lirCount;
             demoteBottomLir();
         } else {
             if (entry.inStack) {
-                m_stack.splice(m_stack.begin(), m_stack, entry.stackPos);
+                moveToTop(node);
             } else {
-                pushStack(key, entry);
+                pushStack(node);
             }
-            m_queue.splice(m_queue.end(), m_queue, entry.queuePos);
+            listUnlink(m_queue, node);
+            listPushBack(m_queue, node);
         }
         return true;
     }
     if (m_lirCount < m_lirCapacity) {
-        if (found != nullptr) {
-            Entry& entry = *found;
-            m_ghosts.erase(entry.ghostPos);
-            m_stack.splice(m_stack.begin(), m_stack, entry.stackPos);
-            entry.resident = true;
-            entry.lir = true;
+        if (node != kNil) {
+            listUnlink(m_ghosts, node);
+            moveToTop(node);
+            m_nodes[node].resident = true;
+            m_nodes[node].lir = true;
         } else {
-            Entry& entry = *m_entries.tryEmplace(key).first;
-            entry.resident = true;
-            entry.lir = true;
-            pushStack(key, entry);
+            const std::uint32_t fresh = allocate(key);
+            m_nodes[fresh].resident = true;
+            m_nodes[fresh].lir = true;
+            pushStack(fresh);
         }
         ++m_lirCount;
         return false;
     }
-    if (m_queue.size() >= m_hirCapacity) {
-        evictFromQueue(evicted); // may erase entries (and move others): look key up again
-        found = m_entries.find(key);
+    if (m_queue.size >= m_hirCapacity) {
+        // Evicts a resident entry: never key's (non-resident) node.
+        evictFromQueue(evicted);
     }
-    if (found != nullptr && m_lirCapacity == 0) {
+    if (node != kNil && m_lirCapacity == 0) {
         // A one-block cache has no LIR set: the block is the resident HIR block again.
-        Entry& entry = *found;
-        m_ghosts.erase(entry.ghostPos);
-        m_stack.splice(m_stack.begin(), m_stack, entry.stackPos);
-        entry.resident = true;
-        m_queue.push_back(key);
-        entry.queuePos = std::prev(m_queue.end());
-        entry.inQueue = true;
-    } else if (found != nullptr) {
+        listUnlink(m_ghosts, node);
+        moveToTop(node);
+        m_nodes[node].resident = true;
+        listPushBack(m_queue, node);
+        m_nodes[node].inQueue = true;
+    } else if (node != kNil) {
         // A non-resident HIR block still in the stack: its reuse distance beats the bottom
         // LIR block's recency, so it becomes LIR.
-        Entry& entry = *found;
-        m_ghosts.erase(entry.ghostPos);
-        m_stack.splice(m_stack.begin(), m_stack, entry.stackPos);
-        entry.resident = true;
-        entry.lir = true;
+        listUnlink(m_ghosts, node);
+        moveToTop(node);
+        m_nodes[node].resident = true;
+        m_nodes[node].lir = true;
         ++m_lirCount;
         demoteBottomLir();
     } else {
-        Entry& entry = *m_entries.tryEmplace(key).first;
-        entry.resident = true;
-        pushStack(key, entry);
-        m_queue.push_back(key);
-        entry.queuePos = std::prev(m_queue.end());
-        entry.inQueue = true;
+        const std::uint32_t fresh = allocate(key);
+        m_nodes[fresh].resident = true;
+        pushStack(fresh);
+        listPushBack(m_queue, fresh);
+        m_nodes[fresh].inQueue = true;
     }
     limitGhosts();
     return false;
 }
 
 std::size_t LirsPolicy::metadataBytes() const {
-    return m_entries.memoryBytes() + listBytes(m_stack) + listBytes(m_queue) + listBytes(m_ghosts);
+    return m_nodes.capacity() * sizeof(Node) + m_free.capacity() * sizeof(std::uint32_t) +
+           m_entries.memoryBytes();
 }
 
 } // namespace ssdk::cachectl::engine
