@@ -1,4 +1,4 @@
-# ram cache GUI: the RAM Cache page caches a mounted ext4 partition, flushes and turns it off
+# ram cache gui: the RAM Cache page caches a mounted ext4 partition, flushes and turns it off
 # shellcheck disable=SC2016 # $(...) in single quotes expands in the guest
 gui_test=$SSDK_BIN_DIR/test_ram_cache_lab
 [ -x "$gui_test" ] || { echo "SKIP: $gui_test is not built (SSDK_BUILD_GUI=OFF?)" >&2; exit 77; }
