@@ -385,6 +385,7 @@ void RamCachePage::build() {
     auto* sizeAxis = new QValueAxis;
     sizeAxis->setTitleText(tr("cache size (MiB)"));
     sizeAxis->setLabelFormat(QStringLiteral("%d"));
+    sizeAxis->setRange(0, 100); // before a trace: not 0..1 printed as "0 0 0 0 1"
     auto* ratioAxis = new QValueAxis;
     ratioAxis->setRange(0, 100);
     ratioAxis->setLabelFormat(QStringLiteral("%d %%"));
