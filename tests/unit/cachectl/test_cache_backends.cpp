@@ -285,6 +285,47 @@ TEST_CASE("the engine backend reads the daemon's statistics and probes honestly"
           "nbd-client is not installed (Debian package nbd-client)");
 }
 
+TEST_CASE("the engine backend recovers a cache whose daemon was killed", "[cache-backend]") {
+    ScratchHost host("engine-crash");
+    const std::string control = "/run/ssdkeeper/ssdk-labx1.ctl";
+    const std::string cmdline = std::string("/usr/libexec/ssdkeeper/ssdkeeper-cached") + '\0' +
+                                "--control" + '\0' + control;
+    host.file("/proc/4242/stat", "4242 (ssdkeeper-cache) S 1 4242 4242 0 -1\n");
+    host.file("/proc/4242/cmdline", cmdline);
+    CHECK(engineDaemonRunning(host.env, 4242, control));
+    // A recycled pid running something else, a zombie, no process, no pid at all.
+    CHECK_FALSE(engineDaemonRunning(host.env, 4242, "/run/ssdkeeper/other.ctl"));
+    host.file("/proc/4243/stat", "4243 (a) b) Z 1 4243 4243 0 -1\n");
+    host.file("/proc/4243/cmdline", cmdline);
+    CHECK_FALSE(engineDaemonRunning(host.env, 4243, control));
+    CHECK_FALSE(engineDaemonRunning(host.env, 4244, control));
+    CHECK_FALSE(engineDaemonRunning(host.env, -1, control));
+
+    // The daemon (pid 4243) is gone: disable detaches /dev/nbd0 without a flush and removes
+    // the sockets it left.
+    ActiveCache active{
+        "engine", zramPlan(), "/dev/nbd0",
+        Json{{"pid", 4243}, {"socket", "/run/ssdkeeper/ssdk-labx1.sock"}, {"control", control}}};
+    host.file("/run/ssdkeeper/ssdk-labx1.sock", "");
+    host.file(control, "");
+    host.file("/sys/block/nbd0/pid", "4250\n");
+    host.runner.expect({"nbd-client", "-d", "/dev/nbd0"}, ok());
+    EngineBackend backend(host.env);
+    auto stuck = backend.disable(active);
+    REQUIRE_FALSE(stuck);
+    CHECK(stuck.error().describe().find("/dev/nbd0 stays attached") != std::string::npos);
+
+    std::filesystem::remove(host.dir / "sys/block/nbd0/pid");
+    REQUIRE(backend.disable(active));
+    CHECK_FALSE(std::filesystem::exists(host.dir / "run/ssdkeeper/ssdk-labx1.sock"));
+    CHECK_FALSE(std::filesystem::exists(host.dir / "run/ssdkeeper/ssdk-labx1.ctl"));
+    // Flush and statistics say what happened instead of "connection refused".
+    auto flushed = backend.flush(active);
+    REQUIRE_FALSE(flushed);
+    CHECK(flushed.error().describe().find("is not running (killed or crashed)") !=
+          std::string::npos);
+}
+
 TEST_CASE("bcache sizes and modes are read, and a filesystem is never reformatted",
           "[cache-backend]") {
     CHECK(parseBcacheSize("0") == 0U);
