@@ -98,6 +98,10 @@ ProbeResult BcacheBackend::probe() const {
 
 std::optional<std::string> BcacheBackend::bcacheOf(const std::string& origin) const {
     const std::string name = kernelName(origin);
+    // The bcache device itself (what its filesystem is mounted from).
+    if (name.starts_with("bcache") && m_env.exists("/sys/block/" + name + "/bcache")) {
+        return name;
+    }
     for (const auto& holder : m_env.list("/sys/class/block/" + name + "/holders")) {
         if (holder.starts_with("bcache")) {
             return holder;
@@ -129,9 +133,21 @@ Expected<ActiveCache> BcacheBackend::enable(const CachePlan& plan) {
     }
     if (!bcache) {
         return fail(ErrorCode::Unsupported,
-                    plan.origin + " is not a bcache backing device: make-bcache -B would "
-                                  "overwrite the start of its filesystem. Use zram-writecache or "
-                                  "ssd-cache for a device that holds data");
+                    plan.origin +
+                        " is not a bcache backing device, and bcache cannot cache it without "
+                        "reformatting: make-bcache -B writes its superblock over the start of "
+                        "the filesystem. Use zram-writecache, engine or ssd-cache for a "
+                        "partition that holds data, or format an empty partition with "
+                        "make-bcache -B and put the filesystem on /dev/bcacheN");
+    }
+    if (kernelName(plan.origin) != *bcache) {
+        // Its filesystem lives on /dev/bcacheN: caching the backing partition underneath a
+        // mounted /dev/bcacheN could not unmount and mount it back.
+        if (auto mounted = m_env.mountPointOf("/dev/" + *bcache); mounted) {
+            return fail(ErrorCode::Busy, plan.origin + " is the backing device of /dev/" + *bcache +
+                                             ", mounted on " + *mounted + ": cache /dev/" +
+                                             *bcache + " instead");
+        }
     }
     const std::filesystem::path sys = std::filesystem::path("/sys/block") / *bcache / "bcache";
     ActiveCache active{name(), plan, "/dev/" + *bcache, Json::object()};

@@ -227,6 +227,34 @@ TEST_CASE("zram-writecache stacks dm-cache on two zram devices and drains before
                     "resume", "message migration_threshold", "remove", "mknodes"});
 }
 
+TEST_CASE("ssd-cache removes its linear devices and their /dev/mapper nodes", "[cache-backend]") {
+    ScratchHost host("ssdcache");
+    dmReady(host);
+    CachePlan plan = zramPlan();
+    plan.compression = Compression::None;
+    plan.cacheDevice = "/dev/labssd";
+    ActiveCache active{"ssd-cache", plan, "/dev/mapper/ssdk-labx1",
+                       Json{{"origin_sectors", 4194304},
+                            {"meta", "/dev/mapper/ssdk-labx1-cmeta"},
+                            {"data", "/dev/mapper/ssdk-labx1-cdata"},
+                            {"linear", {"ssdk-labx1-cmeta", "ssdk-labx1-cdata"}}}};
+    host.runner.expect({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusClean));
+    for (const char* name : {"ssdk-labx1", "ssdk-labx1-cdata", "ssdk-labx1-cmeta"}) {
+        host.runner.expect({"dmsetup", "remove", "--retry", name}, ok());
+        host.runner.expect({"dmsetup", "mknodes", name}, ok());
+    }
+    REQUIRE(SsdCacheBackend(host.env).disable(active));
+    std::vector<std::string> dm;
+    for (const auto& request : host.runner.requests()) {
+        if (request.argv[1] != "status") {
+            dm.push_back(request.argv[1] + " " + request.argv.back());
+        }
+    }
+    CHECK(dm == std::vector<std::string>{"remove ssdk-labx1", "mknodes ssdk-labx1",
+                                         "remove ssdk-labx1-cdata", "mknodes ssdk-labx1-cdata",
+                                         "remove ssdk-labx1-cmeta", "mknodes ssdk-labx1-cmeta"});
+}
+
 TEST_CASE("a failing dmsetup create leaves no zram device behind", "[cache-backend]") {
     ScratchHost host("zramfail");
     dmReady(host);
@@ -344,7 +372,27 @@ TEST_CASE("bcache sizes and modes are read, and a filesystem is never reformatte
     auto refused = BcacheBackend(host.env).enable(plan);
     REQUIRE_FALSE(refused);
     CHECK(refused.error().message().starts_with("/dev/labx1 is not a bcache backing device"));
+    CHECK(refused.error().message().find("without reformatting") != std::string::npos);
     for (const auto& request : host.runner.requests()) {
         CHECK(request.argv[0] != "make-bcache");
     }
+
+    // A backing device: its filesystem is on /dev/bcache3. While that is mounted, the backing
+    // partition is refused (disable could not mount it back); /dev/bcache3 itself is the origin.
+    std::filesystem::create_directories(host.dir / "sys/class/block/labx1/holders/bcache3");
+    host.file("/sys/block/bcache3/bcache/cache_mode", "[writethrough] writeback\n");
+    host.file("/sys/block/bcache3/bcache/sequential_cutoff", "4.0M\n");
+    host.file("/sys/block/bcache3/bcache/cache", ""); // a set is attached: adopted
+    host.file("/proc/self/mountinfo",
+              "36 25 251:3 / /mnt/data rw,noatime shared:1 - ext4 /dev/bcache3 rw\n");
+    auto busy = BcacheBackend(host.env).enable(plan);
+    REQUIRE_FALSE(busy);
+    CHECK(busy.error().message() == "/dev/labx1 is the backing device of /dev/bcache3, mounted "
+                                    "on /mnt/data: cache /dev/bcache3 instead");
+    plan.origin = "/dev/bcache3";
+    auto adopted = BcacheBackend(host.env).enable(plan);
+    REQUIRE(adopted);
+    CHECK(adopted->cachedDevice == "/dev/bcache3");
+    CHECK(adopted->resources.value("adopted", false));
+    CHECK(host.contents("/sys/block/bcache3/bcache/cache_mode") == "writeback");
 }
