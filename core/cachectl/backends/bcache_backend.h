@@ -12,6 +12,9 @@ namespace ssdk::cachectl {
 
 // "1.5M" / "512k" / "0" (bcache's human-readable sizes) → bytes.
 std::optional<std::uint64_t> parseBcacheSize(std::string_view text);
+// make-bcache's bucket size for a cache of that size: at most 512 KiB, small enough for the
+// 1024 buckets the kernel needs (4 KiB at least).
+std::uint64_t bcacheBucketBytes(std::uint64_t cacheBytes);
 // "writethrough [writeback] writearound none" → "writeback".
 std::string selectedBcacheMode(std::string_view text);
 

@@ -361,6 +361,11 @@ TEST_CASE("bcache sizes and modes are read, and a filesystem is never reformatte
     CHECK(parseBcacheSize("1.5M\n") == 1572864U);
     CHECK_FALSE(parseBcacheSize("lots"));
     CHECK(selectedBcacheMode("writethrough [writeback] writearound none") == "writeback");
+    CHECK(bcacheBucketBytes(64 * kMiB) == 64 * 1024);
+    CHECK(bcacheBucketBytes(100 * kMiB) == 64 * 1024);
+    CHECK(bcacheBucketBytes(512 * kMiB) == 512 * 1024);
+    CHECK(bcacheBucketBytes(4 * kGiB) == 512 * 1024);
+    CHECK(bcacheBucketBytes(1 * kMiB) == 4096);
 
     ScratchHost host("bcache");
     host.module("bcache");
@@ -382,6 +387,13 @@ TEST_CASE("bcache sizes and modes are read, and a filesystem is never reformatte
     std::filesystem::create_directories(host.dir / "sys/class/block/labx1/holders/bcache3");
     host.file("/sys/block/bcache3/bcache/cache_mode", "[writethrough] writeback\n");
     host.file("/sys/block/bcache3/bcache/sequential_cutoff", "4.0M\n");
+    host.file("/sys/block/bcache3/queue/logical_block_size", "512\n");
+    plan.origin = "/dev/bcache3";
+    auto smallBlocks = BcacheBackend(host.env).enable(plan);
+    REQUIRE_FALSE(smallBlocks);
+    CHECK(smallBlocks.error().message().starts_with(
+        "/dev/bcache3 was formatted for bcache with 512-byte blocks"));
+    plan.origin = "/dev/labx1";
     host.file("/sys/block/bcache3/bcache/cache", ""); // a set is attached: adopted
     host.file("/proc/self/mountinfo",
               "36 25 251:3 / /mnt/data rw,noatime shared:1 - ext4 /dev/bcache3 rw\n");
