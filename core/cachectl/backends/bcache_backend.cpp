@@ -289,7 +289,13 @@ Expected<void> BcacheBackend::disable(const ActiveCache& active) {
     }
     (void)m_env.write(sys / "cache_mode", active.resources.value("previous_mode", "writethrough"));
     for (const auto& id : active.resources.value("zram", Json::array())) {
-        if (auto removed = zramRemove(m_env, id.get<int>()); !removed) {
+        // bcache lets go of its cache device a moment after the set is gone (EBUSY before).
+        auto removed = zramRemove(m_env, id.get<int>());
+        for (int poll = 0; poll < 40 && !removed; ++poll) {
+            m_env.sleep(250ms);
+            removed = zramRemove(m_env, id.get<int>());
+        }
+        if (!removed) {
             return std::unexpected(removed.error());
         }
     }
