@@ -51,6 +51,7 @@ sync
     --mode write-back --apply-now --yes
 [ "$(findmnt -n -o SOURCE "$mnt")" = "$bdev" ] || { echo "$bdev is not mounted"; exit 1; }
 [ -e "/sys/block/${bdev#/dev/}/bcache/cache" ] || { echo "no cache set attached"; exit 1; }
+zram=$(python3 -c "import glob,json; print(json.load(open(glob.glob(\"/var/lib/ssdkeeper/cache/*.json\")[0]))[\"cache\"][\"resources\"][\"zram\"][0])")
 # O_DIRECT reads of the file in 1 MiB pieces, no two in a row (bcache lets sequential streams
 # past sequential_cutoff bypass it): the first pass, then three re-reads and the bytes the
 # HDD read during them.
@@ -85,7 +86,7 @@ head -c 8M /dev/urandom >"$mnt/after"
 "$CTL" cache disable "$bdev"
 [ "$(findmnt -n -o SOURCE "$mnt")" = "$bdev" ] || { echo "$bdev is not mounted back"; exit 1; }
 [ ! -e "/sys/block/${bdev#/dev/}/bcache/cache" ] || { echo "the cache set is still attached"; exit 1; }
-! ls /sys/block | grep -q zram || { echo "a zram device is left"; exit 1; }
+[ ! -e "/sys/block/zram$zram" ] || { echo "zram$zram is left"; exit 1; }
 (cd "$mnt" && sha256sum -c --quiet /tmp/ssdk-bcache.sum)
 umount "$mnt"
 fsck.ext4 -fn "$bdev" >/dev/null
