@@ -59,6 +59,17 @@ std::optional<std::uint64_t> parseBcacheSize(std::string_view text) {
     }
 }
 
+std::uint64_t bcacheBucketBytes(std::uint64_t cacheBytes) {
+    // The kernel keeps nbuckets / 1024 (rounded up to a power of two, then shifted) buckets in
+    // reserve and refuses a cache where that is 0: "ca->sb.nbuckets is too small" (found in
+    // the lab with 64 MiB and make-bcache's 512 KiB default). At least 1024 buckets, then.
+    std::uint64_t bucket = 512 * 1024;
+    while (bucket > 4096 && cacheBytes / bucket < 1024) {
+        bucket /= 2;
+    }
+    return bucket;
+}
+
 std::string selectedBcacheMode(std::string_view text) {
     const auto open = text.find('[');
     const auto close = text.find(']');
@@ -98,6 +109,10 @@ ProbeResult BcacheBackend::probe() const {
 
 std::optional<std::string> BcacheBackend::bcacheOf(const std::string& origin) const {
     const std::string name = kernelName(origin);
+    // The bcache device itself (what its filesystem is mounted from).
+    if (name.starts_with("bcache") && m_env.exists("/sys/block/" + name + "/bcache")) {
+        return name;
+    }
     for (const auto& holder : m_env.list("/sys/class/block/" + name + "/holders")) {
         if (holder.starts_with("bcache")) {
             return holder;
@@ -129,9 +144,21 @@ Expected<ActiveCache> BcacheBackend::enable(const CachePlan& plan) {
     }
     if (!bcache) {
         return fail(ErrorCode::Unsupported,
-                    plan.origin + " is not a bcache backing device: make-bcache -B would "
-                                  "overwrite the start of its filesystem. Use zram-writecache or "
-                                  "ssd-cache for a device that holds data");
+                    plan.origin +
+                        " is not a bcache backing device, and bcache cannot cache it without "
+                        "reformatting: make-bcache -B writes its superblock over the start of "
+                        "the filesystem. Use zram-writecache, engine or ssd-cache for a "
+                        "partition that holds data, or format an empty partition with "
+                        "make-bcache -B and put the filesystem on /dev/bcacheN");
+    }
+    if (kernelName(plan.origin) != *bcache) {
+        // Its filesystem lives on /dev/bcacheN: caching the backing partition underneath a
+        // mounted /dev/bcacheN could not unmount and mount it back.
+        if (auto mounted = m_env.mountPointOf("/dev/" + *bcache); mounted) {
+            return fail(ErrorCode::Busy, plan.origin + " is the backing device of /dev/" + *bcache +
+                                             ", mounted on " + *mounted + ": cache /dev/" +
+                                             *bcache + " instead");
+        }
     }
     const std::filesystem::path sys = std::filesystem::path("/sys/block") / *bcache / "bcache";
     ActiveCache active{name(), plan, "/dev/" + *bcache, Json::object()};
@@ -143,6 +170,16 @@ Expected<ActiveCache> BcacheBackend::enable(const CachePlan& plan) {
         active.resources["adopted"] = true; // a cache set is attached already
     } else {
         std::string cacheDevice = plan.cacheDevice;
+        // The kernel refuses to attach a set with bigger blocks than the backing device's
+        // (EINVAL, found in the lab): zram has 4 KiB blocks, make-bcache -B 512-byte ones.
+        const auto blockSize = m_env.readU64(sys.parent_path() / "queue/logical_block_size");
+        if (cacheDevice.empty() && blockSize && *blockSize < 4096) {
+            return fail(ErrorCode::Unsupported,
+                        plan.origin + " was formatted for bcache with " +
+                            std::to_string(*blockSize) +
+                            "-byte blocks; a RAM (zram) cache needs 4 KiB: make-bcache -B "
+                            "--block 4k (on an empty partition), or a cache drive");
+        }
         if (cacheDevice.empty()) {
             auto id = zramAdd(m_env, plan.compression, plan.cacheBytes);
             if (!id) {
@@ -156,7 +193,12 @@ Expected<ActiveCache> BcacheBackend::enable(const CachePlan& plan) {
                 (void)zramRemove(m_env, id.get<int>());
             }
         };
-        auto made = m_env.runChecked({"make-bcache", "--wipe-bcache", "-C", cacheDevice});
+        const std::uint64_t cacheBytes =
+            plan.cacheDevice.empty() ? plan.cacheBytes
+                                     : m_env.deviceBytes(cacheDevice).value_or(plan.cacheBytes);
+        auto made = m_env.runChecked({"make-bcache", "--wipe-bcache", "--bucket",
+                                      std::to_string(bcacheBucketBytes(cacheBytes) / 1024) + "k",
+                                      "-C", cacheDevice});
         if (!made) {
             undoZram();
             return std::unexpected(made.error());
@@ -170,11 +212,24 @@ Expected<ActiveCache> BcacheBackend::enable(const CachePlan& plan) {
         const std::string uuid = match[1];
         active.resources["cache_set"] = uuid;
         active.resources["cache_device"] = cacheDevice;
-        (void)m_env.write("/sys/fs/bcache/register", cacheDevice);
+        if (auto registered = m_env.write("/sys/fs/bcache/register", cacheDevice); !registered) {
+            undoZram();
+            return std::unexpected(Error(registered.error())
+                                       .addContext("registering " + cacheDevice +
+                                                   " as a bcache cache (the kernel log says why)"));
+        }
         if (auto attached = m_env.write(sys / "attach", uuid); !attached) {
             (void)m_env.write("/sys/fs/bcache/" + uuid + "/unregister", "1");
             undoZram();
             return std::unexpected(attached.error());
+        }
+        if (plan.cacheDevice.empty()) {
+            // RAM is never slower than the backing device: bcache's congestion tracking could
+            // only make it bypass the cache.
+            for (const char* knob :
+                 {"congested_read_threshold_us", "congested_write_threshold_us"}) {
+                (void)m_env.write("/sys/fs/bcache/" + uuid + "/" + knob, "0");
+            }
         }
     }
     if (auto mode = m_env.write(sys / "cache_mode", bcacheModeName(plan.mode)); !mode) {
@@ -234,7 +289,13 @@ Expected<void> BcacheBackend::disable(const ActiveCache& active) {
     }
     (void)m_env.write(sys / "cache_mode", active.resources.value("previous_mode", "writethrough"));
     for (const auto& id : active.resources.value("zram", Json::array())) {
-        if (auto removed = zramRemove(m_env, id.get<int>()); !removed) {
+        // bcache lets go of its cache device a moment after the set is gone (EBUSY before).
+        auto removed = zramRemove(m_env, id.get<int>());
+        for (int poll = 0; poll < 40 && !removed; ++poll) {
+            m_env.sleep(250ms);
+            removed = zramRemove(m_env, id.get<int>());
+        }
+        if (!removed) {
             return std::unexpected(removed.error());
         }
     }

@@ -1,7 +1,10 @@
 #pragma once
 // Backend "bcache": a bcache backing device (formatted for bcache; its data starts after the
 // bcache superblock) gets a cache set on a RAM device (zram) or a cache drive. An existing
-// set is adopted: enable only changes its settings, and disable puts them back.
+// set is adopted: enable only changes its settings, and disable puts them back. The origin is
+// the backing partition or /dev/bcacheN itself (what its filesystem is mounted from: apply
+// now unmounts and mounts that). A partition holding a plain filesystem is refused: bcache
+// cannot cache it without reformatting.
 #include "core/cachectl/backend.h"
 #include "core/cachectl/backend_host.h"
 
@@ -9,6 +12,9 @@ namespace ssdk::cachectl {
 
 // "1.5M" / "512k" / "0" (bcache's human-readable sizes) → bytes.
 std::optional<std::uint64_t> parseBcacheSize(std::string_view text);
+// make-bcache's bucket size for a cache of that size: at most 512 KiB, small enough for the
+// 1024 buckets the kernel needs (4 KiB at least).
+std::uint64_t bcacheBucketBytes(std::uint64_t cacheBytes);
 // "writethrough [writeback] writearound none" → "writeback".
 std::string selectedBcacheMode(std::string_view text);
 
@@ -28,7 +34,8 @@ public:
     Expected<void> resize(ActiveCache& active, std::uint64_t cacheBytes) override;
     Expected<CacheStats> stats(const ActiveCache& active) const override;
 
-    // The bcacheN whose backing device is origin, or empty.
+    // The bcacheN whose backing device is origin (or origin itself when it is bcacheN), or
+    // empty.
     std::optional<std::string> bcacheOf(const std::string& origin) const;
 
 private:

@@ -43,11 +43,30 @@ bool hasAny(const Json& object, std::initializer_list<const char*> keys) {
     return false;
 }
 
-bool processAlive(pid_t pid) {
-    return pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM);
-}
-
 } // namespace
+
+bool engineDaemonRunning(const HostEnv& env, int pid, const std::string& control) {
+    if (pid <= 0) {
+        return false;
+    }
+    const std::filesystem::path proc = "/proc/" + std::to_string(pid);
+    auto stat = env.read(proc / "stat");
+    if (!stat) {
+        return false;
+    }
+    // "PID (comm) S ...": the state follows the last ')' (comm may hold one itself).
+    const auto close = stat->rfind(')');
+    if (close == std::string::npos || close + 2 >= stat->size()) {
+        return false;
+    }
+    const char state = (*stat)[close + 2];
+    if (state == 'Z' || state == 'X' || state == 'x') {
+        return false; // killed, not reaped yet
+    }
+    // A recycled pid is some other program: the daemon's command line names its control socket.
+    auto cmdline = env.read(proc / "cmdline");
+    return cmdline && !control.empty() && cmdline->find(control) != std::string::npos;
+}
 
 std::vector<std::string> engineDaemonArgv(const std::filesystem::path& daemon,
                                           const CachePlan& plan,
@@ -218,9 +237,23 @@ Expected<std::string> EngineBackend::freeNbdDevice() const {
     return fail(ErrorCode::Busy, "no free /dev/nbdN device");
 }
 
+bool EngineBackend::daemonRunning(const ActiveCache& active) const {
+    return engineDaemonRunning(m_env, active.resources.value("pid", -1),
+                               active.resources.value("control", ""));
+}
+
 Expected<Json> EngineBackend::control(const ActiveCache& active, Json request) const {
     request["export"] = active.plan.name;
-    return controlRequest(active.resources.value("control", ""), request);
+    auto reply = controlRequest(active.resources.value("control", ""), request);
+    if (!reply && !daemonRunning(active)) {
+        return fail(ErrorCode::NotFound,
+                    "ssdkeeper-cached (pid " + std::to_string(active.resources.value("pid", -1)) +
+                        ") serving " + active.cachedDevice +
+                        " is not running (killed or crashed): what it had not written back is "
+                        "lost, what was flushed is on " +
+                        active.plan.origin + "; disable the cache to recover");
+    }
+    return reply;
 }
 
 Expected<ActiveCache> EngineBackend::enable(const CachePlan& plan) {
@@ -300,14 +333,14 @@ Expected<ActiveCache> EngineBackend::enable(const CachePlan& plan) {
 
 Expected<void> EngineBackend::stopDaemon(const ActiveCache& active) const {
     const pid_t pid = active.resources.value("pid", -1);
-    if (!processAlive(pid)) {
+    if (!daemonRunning(active)) {
         return {};
     }
     ::kill(pid, SIGTERM); // it flushes every export before it exits
     for (int attempt = 0; attempt < 600; ++attempt) {
         int status = 0;
         (void)::waitpid(pid, &status, WNOHANG); // reaps it when we are its parent
-        if (!processAlive(pid)) {
+        if (!daemonRunning(active)) {
             return {};
         }
         m_env.sleep(100ms);
@@ -324,7 +357,37 @@ Expected<void> EngineBackend::flush(const ActiveCache& active) {
     return {};
 }
 
+Expected<void> EngineBackend::detachAfterCrash(const ActiveCache& active) const {
+    // Nothing is left to flush: the daemon's RAM went with it, and every write the filesystem
+    // flushed (or wrote with FUA) was on the device before the daemon replied.
+    log::get("cachectl")
+        ->warn("engine: ssdkeeper-cached (pid {}) for {} is gone; detaching {} without a flush",
+               active.resources.value("pid", -1), active.plan.origin, active.cachedDevice);
+    const std::filesystem::path sys =
+        std::filesystem::path("/sys/block") / kernelName(active.cachedDevice) / "pid";
+    if (m_env.exists(sys)) {
+        (void)m_env.run({"nbd-client", "-d", active.cachedDevice});
+        for (int poll = 0; poll < 100 && m_env.exists(sys); ++poll) {
+            m_env.sleep(100ms);
+        }
+        if (m_env.exists(sys)) {
+            return fail(ErrorCode::Busy,
+                        active.cachedDevice + " stays attached after nbd-client -d");
+        }
+    }
+    for (const char* key : {"socket", "control"}) {
+        if (const std::string path = active.resources.value(key, ""); !path.empty()) {
+            std::error_code ignored;
+            std::filesystem::remove(m_env.resolve(path), ignored);
+        }
+    }
+    return {};
+}
+
 Expected<void> EngineBackend::disable(const ActiveCache& active) {
+    if (!daemonRunning(active)) {
+        return detachAfterCrash(active);
+    }
     if (auto flushed = flush(active); !flushed) {
         return std::unexpected(Error(flushed.error()).addContext("disabling the cache"));
     }

@@ -16,6 +16,10 @@ std::vector<std::string> engineDaemonArgv(const std::filesystem::path& daemon,
 // counters on the export object or nested under "cache"/"engine".
 Expected<CacheStats> engineStatsFromJson(const Json& reply, const std::string& exportName);
 
+// Whether the daemon with this pid still runs: not a zombie, and its command line names this
+// control socket (so a recycled pid is not mistaken for it). Reads /proc under env's root.
+bool engineDaemonRunning(const HostEnv& env, int pid, const std::string& control);
+
 // One request/reply on the daemon's control socket (JSON lines).
 Expected<Json> controlRequest(const std::filesystem::path& socket, const Json& request);
 
@@ -40,7 +44,10 @@ public:
     std::optional<std::filesystem::path> daemonPath() const;
 
 private:
+    bool daemonRunning(const ActiveCache& active) const;
     Expected<Json> control(const ActiveCache& active, Json request) const;
+    // disable() after the daemon was killed or crashed: detach /dev/nbdN, remove its sockets.
+    Expected<void> detachAfterCrash(const ActiveCache& active) const;
     Expected<std::string> freeNbdDevice() const;
     Expected<void> stopDaemon(const ActiveCache& active) const;
 

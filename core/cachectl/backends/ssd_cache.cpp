@@ -81,10 +81,13 @@ Expected<void> SsdCacheBackend::removeCacheDevices(const Json& resources) {
     Expected<void> result;
     const auto names = resources.value("linear", Json::array());
     for (auto it = names.rbegin(); it != names.rend(); ++it) {
-        auto removed = env().runChecked({"dmsetup", "remove", "--retry", it->get<std::string>()});
+        const std::string name = it->get<std::string>();
+        auto removed = env().runChecked({"dmsetup", "remove", "--retry", name});
         if (!removed && result) {
             result = std::unexpected(removed.error());
         }
+        // Without udev the /dev/mapper node stays behind; mknodes drops it (found in the lab).
+        (void)env().run({"dmsetup", "mknodes", name});
     }
     return result;
 }

@@ -227,6 +227,34 @@ TEST_CASE("zram-writecache stacks dm-cache on two zram devices and drains before
                     "resume", "message migration_threshold", "remove", "mknodes"});
 }
 
+TEST_CASE("ssd-cache removes its linear devices and their /dev/mapper nodes", "[cache-backend]") {
+    ScratchHost host("ssdcache");
+    dmReady(host);
+    CachePlan plan = zramPlan();
+    plan.compression = Compression::None;
+    plan.cacheDevice = "/dev/labssd";
+    ActiveCache active{"ssd-cache", plan, "/dev/mapper/ssdk-labx1",
+                       Json{{"origin_sectors", 4194304},
+                            {"meta", "/dev/mapper/ssdk-labx1-cmeta"},
+                            {"data", "/dev/mapper/ssdk-labx1-cdata"},
+                            {"linear", {"ssdk-labx1-cmeta", "ssdk-labx1-cdata"}}}};
+    host.runner.expect({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusClean));
+    for (const char* name : {"ssdk-labx1", "ssdk-labx1-cdata", "ssdk-labx1-cmeta"}) {
+        host.runner.expect({"dmsetup", "remove", "--retry", name}, ok());
+        host.runner.expect({"dmsetup", "mknodes", name}, ok());
+    }
+    REQUIRE(SsdCacheBackend(host.env).disable(active));
+    std::vector<std::string> dm;
+    for (const auto& request : host.runner.requests()) {
+        if (request.argv[1] != "status") {
+            dm.push_back(request.argv[1] + " " + request.argv.back());
+        }
+    }
+    CHECK(dm == std::vector<std::string>{"remove ssdk-labx1", "mknodes ssdk-labx1",
+                                         "remove ssdk-labx1-cdata", "mknodes ssdk-labx1-cdata",
+                                         "remove ssdk-labx1-cmeta", "mknodes ssdk-labx1-cmeta"});
+}
+
 TEST_CASE("a failing dmsetup create leaves no zram device behind", "[cache-backend]") {
     ScratchHost host("zramfail");
     dmReady(host);
@@ -285,6 +313,47 @@ TEST_CASE("the engine backend reads the daemon's statistics and probes honestly"
           "nbd-client is not installed (Debian package nbd-client)");
 }
 
+TEST_CASE("the engine backend recovers a cache whose daemon was killed", "[cache-backend]") {
+    ScratchHost host("engine-crash");
+    const std::string control = "/run/ssdkeeper/ssdk-labx1.ctl";
+    const std::string cmdline = std::string("/usr/libexec/ssdkeeper/ssdkeeper-cached") + '\0' +
+                                "--control" + '\0' + control;
+    host.file("/proc/4242/stat", "4242 (ssdkeeper-cache) S 1 4242 4242 0 -1\n");
+    host.file("/proc/4242/cmdline", cmdline);
+    CHECK(engineDaemonRunning(host.env, 4242, control));
+    // A recycled pid running something else, a zombie, no process, no pid at all.
+    CHECK_FALSE(engineDaemonRunning(host.env, 4242, "/run/ssdkeeper/other.ctl"));
+    host.file("/proc/4243/stat", "4243 (a) b) Z 1 4243 4243 0 -1\n");
+    host.file("/proc/4243/cmdline", cmdline);
+    CHECK_FALSE(engineDaemonRunning(host.env, 4243, control));
+    CHECK_FALSE(engineDaemonRunning(host.env, 4244, control));
+    CHECK_FALSE(engineDaemonRunning(host.env, -1, control));
+
+    // The daemon (pid 4243) is gone: disable detaches /dev/nbd0 without a flush and removes
+    // the sockets it left.
+    ActiveCache active{
+        "engine", zramPlan(), "/dev/nbd0",
+        Json{{"pid", 4243}, {"socket", "/run/ssdkeeper/ssdk-labx1.sock"}, {"control", control}}};
+    host.file("/run/ssdkeeper/ssdk-labx1.sock", "");
+    host.file(control, "");
+    host.file("/sys/block/nbd0/pid", "4250\n");
+    host.runner.expect({"nbd-client", "-d", "/dev/nbd0"}, ok());
+    EngineBackend backend(host.env);
+    auto stuck = backend.disable(active);
+    REQUIRE_FALSE(stuck);
+    CHECK(stuck.error().describe().find("/dev/nbd0 stays attached") != std::string::npos);
+
+    std::filesystem::remove(host.dir / "sys/block/nbd0/pid");
+    REQUIRE(backend.disable(active));
+    CHECK_FALSE(std::filesystem::exists(host.dir / "run/ssdkeeper/ssdk-labx1.sock"));
+    CHECK_FALSE(std::filesystem::exists(host.dir / "run/ssdkeeper/ssdk-labx1.ctl"));
+    // Flush and statistics say what happened instead of "connection refused".
+    auto flushed = backend.flush(active);
+    REQUIRE_FALSE(flushed);
+    CHECK(flushed.error().describe().find("is not running (killed or crashed)") !=
+          std::string::npos);
+}
+
 TEST_CASE("bcache sizes and modes are read, and a filesystem is never reformatted",
           "[cache-backend]") {
     CHECK(parseBcacheSize("0") == 0U);
@@ -292,6 +361,11 @@ TEST_CASE("bcache sizes and modes are read, and a filesystem is never reformatte
     CHECK(parseBcacheSize("1.5M\n") == 1572864U);
     CHECK_FALSE(parseBcacheSize("lots"));
     CHECK(selectedBcacheMode("writethrough [writeback] writearound none") == "writeback");
+    CHECK(bcacheBucketBytes(64 * kMiB) == 64 * 1024);
+    CHECK(bcacheBucketBytes(100 * kMiB) == 64 * 1024);
+    CHECK(bcacheBucketBytes(512 * kMiB) == 512 * 1024);
+    CHECK(bcacheBucketBytes(4 * kGiB) == 512 * 1024);
+    CHECK(bcacheBucketBytes(1 * kMiB) == 4096);
 
     ScratchHost host("bcache");
     host.module("bcache");
@@ -303,7 +377,34 @@ TEST_CASE("bcache sizes and modes are read, and a filesystem is never reformatte
     auto refused = BcacheBackend(host.env).enable(plan);
     REQUIRE_FALSE(refused);
     CHECK(refused.error().message().starts_with("/dev/labx1 is not a bcache backing device"));
+    CHECK(refused.error().message().find("without reformatting") != std::string::npos);
     for (const auto& request : host.runner.requests()) {
         CHECK(request.argv[0] != "make-bcache");
     }
+
+    // A backing device: its filesystem is on /dev/bcache3. While that is mounted, the backing
+    // partition is refused (disable could not mount it back); /dev/bcache3 itself is the origin.
+    std::filesystem::create_directories(host.dir / "sys/class/block/labx1/holders/bcache3");
+    host.file("/sys/block/bcache3/bcache/cache_mode", "[writethrough] writeback\n");
+    host.file("/sys/block/bcache3/bcache/sequential_cutoff", "4.0M\n");
+    host.file("/sys/block/bcache3/queue/logical_block_size", "512\n");
+    plan.origin = "/dev/bcache3";
+    auto smallBlocks = BcacheBackend(host.env).enable(plan);
+    REQUIRE_FALSE(smallBlocks);
+    CHECK(smallBlocks.error().message().starts_with(
+        "/dev/bcache3 was formatted for bcache with 512-byte blocks"));
+    plan.origin = "/dev/labx1";
+    host.file("/sys/block/bcache3/bcache/cache", ""); // a set is attached: adopted
+    host.file("/proc/self/mountinfo",
+              "36 25 251:3 / /mnt/data rw,noatime shared:1 - ext4 /dev/bcache3 rw\n");
+    auto busy = BcacheBackend(host.env).enable(plan);
+    REQUIRE_FALSE(busy);
+    CHECK(busy.error().message() == "/dev/labx1 is the backing device of /dev/bcache3, mounted "
+                                    "on /mnt/data: cache /dev/bcache3 instead");
+    plan.origin = "/dev/bcache3";
+    auto adopted = BcacheBackend(host.env).enable(plan);
+    REQUIRE(adopted);
+    CHECK(adopted->cachedDevice == "/dev/bcache3");
+    CHECK(adopted->resources.value("adopted", false));
+    CHECK(host.contents("/sys/block/bcache3/bcache/cache_mode") == "writeback");
 }

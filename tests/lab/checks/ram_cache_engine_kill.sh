@@ -1,0 +1,46 @@
+# ram cache: kill -9 of ssdkeeper-cached under a mounted ext4, disable recovers, synced data intact, fsck clean
+# shellcheck disable=SC2016 # $(...) in single quotes expands in the guest
+ctl=$SSDK_BIN_DIR/ssdkeeperctl
+[ -x "$ctl" ] || fail "$ctl is not built"
+# Issue 6, safety: ext4 on the HDD mounted through the engine in write-back; a file written and
+# synced (the NBD FLUSH makes the daemon write it back), another written but not synced; the
+# daemon is killed with SIGKILL. `cache status` says so, `cache disable` recovers (the
+# filesystem on the dead /dev/nbdN is unmounted, nbd detached, the HDD mounted back, ext4
+# replays its journal), the synced file is intact and fsck is clean. A cache can then be
+# enabled again like on any partition (ram_cache_engine.sh).
+lab_run "CTL='$ctl'"'
+set -eu
+t0=$(date +%s)
+dev=$(readlink -f /dev/lab/hdd)
+mnt=/mnt/ssdk-ram-kill
+cleanup() {
+    "$CTL" cache disable "$dev" >/dev/null 2>&1 || true
+    umount "$mnt" 2>/dev/null || true
+}
+trap cleanup EXIT
+mkfs.ext4 -q -F -E lazy_itable_init=1,lazy_journal_init=1 "$dev"
+mkdir -p "$mnt"
+mount -o noatime "$dev" "$mnt"
+"$CTL" cache enable "$dev" --backend engine --size 32M --compression lz4 \
+    --mode write-back --apply-now --yes >/dev/null
+case $(findmnt -n -o SOURCE "$mnt") in /dev/nbd*) ;; *) echo "not mounted from the cache"; exit 1 ;; esac
+head -c 8M /dev/urandom >"$mnt/synced"
+sync
+(cd "$mnt" && sha256sum synced >/tmp/ssdk-ram-kill.sum)
+# Written through to the daemon (O_DIRECT) but never flushed: write-back keeps it in RAM.
+dd if=/dev/urandom of="$mnt/unsynced" bs=1M count=4 oflag=direct status=none
+pid=$(python3 -c "import glob,json; print(json.load(open(glob.glob(\"/var/lib/ssdkeeper/cache/*.json\")[0]))[\"cache\"][\"resources\"][\"pid\"])")
+kill -9 "$pid"
+for i in $(seq 50); do [ -e "/proc/$pid" ] && sleep 0.1; done
+echo "ssdkeeper-cached (pid $pid) killed ($(($(date +%s) - t0)) s)"
+"$CTL" cache status "$dev" | grep "is not running (killed or crashed)" ||
+    { echo "cache status does not say the daemon is gone"; exit 1; }
+"$CTL" cache disable "$dev"
+trap - EXIT
+[ "$(findmnt -n -o SOURCE "$mnt")" = "$dev" ] || { echo "$dev is not mounted back"; exit 1; }
+! grep -qs . /sys/block/nbd*/pid || { echo "an nbd device is still attached"; exit 1; }
+(cd "$mnt" && sha256sum -c --quiet /tmp/ssdk-ram-kill.sum)
+umount "$mnt"
+fsck.ext4 -fn "$dev" >/dev/null
+echo "synced data intact, fsck clean ($(($(date +%s) - t0)) s)"
+' || fail "daemon kill in the lab VM"

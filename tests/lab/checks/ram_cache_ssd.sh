@@ -1,0 +1,75 @@
+# ram cache: ssd-cache (the lab SSD caching the HDD, dm-cache) over ext4 reads faster, flushes and disables intact
+# shellcheck disable=SC2016 # $(...) in single quotes expands in the guest
+ctl=$SSDK_BIN_DIR/ssdkeeperctl
+[ -x "$ctl" ] || fail "$ctl is not built"
+# Intel Smart Response style: 128 MiB of the lab SSD as a dm-cache in front of ext4 with data
+# on the throttled HDD, stacked under the mounted filesystem (apply now) in "maximized" mode
+# (write-back); O_DIRECT reads timed against the raw HDD, more data written, flush, disable,
+# then checksums and fsck. The trap takes everything down whatever fails.
+lab_run "CTL='$ctl'"'
+set -eu
+t0=$(date +%s)
+dev=$(readlink -f /dev/lab/hdd)
+ssd=$(readlink -f /dev/lab/ssd)
+mnt=/mnt/ssdk-ssd-cache
+cleanup() {
+    "$CTL" cache disable "$dev" >/dev/null 2>&1 || true
+    umount "$mnt" 2>/dev/null || true
+}
+trap cleanup EXIT
+mkfs.ext4 -q -F -E lazy_itable_init=1,lazy_journal_init=1 "$dev"
+mkdir -p "$mnt"
+mount -o noatime "$dev" "$mnt"
+head -c 24M /dev/urandom >"$mnt/before"
+sync
+(cd "$mnt" && sha256sum before >/tmp/ssdk-ssd-cache.sum)
+"$CTL" cache enable "$dev" --backend ssd-cache --cache-device "$ssd" --size 128M \
+    --compression none --mode write-back --apply-now --yes
+src=$(findmnt -n -o SOURCE "$mnt")
+case $src in /dev/mapper/ssdk-*|/dev/dm-*) ;; *) echo "mounted from $src, not the cache"; exit 1 ;; esac
+findmnt -n -o OPTIONS "$mnt" | grep -q noatime || { echo "mount options were not kept"; exit 1; }
+read_ms() {
+    local start end
+    start=$(date +%s%N)
+    dd if="$mnt/before" of=/dev/null bs=1M iflag=direct status=none
+    end=$(date +%s%N)
+    echo $(((end - start) / 1000000))
+}
+raw_start=$(date +%s%N)
+dd if="$dev" of=/dev/null bs=1M count=24 skip=1024 iflag=direct status=none
+raw=$((($(date +%s%N) - raw_start) / 1000000))
+first=$(read_ms)
+# dm-cache (smq) promotes blocks to the SSD as they are read again: two passes warm it, the
+# read counter of the HDD then shows how much of the next three comes from the SSD (smq
+# promoted about 60 % of the file in the lab runs, then stopped: its promotion is selective).
+read_ms >/dev/null
+read_ms >/dev/null
+sectors_before=$(awk "{print \$3}" "/sys/block/${dev#/dev/}/stat")
+best=999999
+for pass in 4 5 6; do
+    t=$(read_ms)
+    [ "$t" -lt "$best" ] && best=$t
+done
+hdd_bytes=$((($(awk "{print \$3}" "/sys/block/${dev#/dev/}/stat") - sectors_before) * 512))
+echo "enabled at $(($(date +%s) - t0)) s"
+echo "O_DIRECT read of 24 MiB through the SSD cache: first ${first} ms, best of passes 4-6 ${best} ms; the raw HDD ${raw} ms; passes 4-6 read ${hdd_bytes} bytes from the HDD"
+[ $((hdd_bytes * 4)) -le $((3 * 3 * 24 << 20)) ] || { echo "re-reads still come from the HDD"; exit 1; }
+# Under TCG the emulated SATA SSD costs CPU the loaded host may not give (raw SSD reads ran as
+# slow as the throttled HDD there): the timing bar is only that re-reads beat the first read.
+[ "$best" -lt "$first" ] || { echo "re-reads from the SSD were not faster than the first read"; exit 1; }
+"$CTL" cache status --json | grep -q "\"hit_ratio\"" || { echo "no statistics"; exit 1; }
+head -c 8M /dev/urandom >"$mnt/after"
+(cd "$mnt" && sha256sum after >>/tmp/ssdk-ssd-cache.sum)
+echo "reads done, 8 MiB written ($(($(date +%s) - t0)) s)"
+"$CTL" cache flush "$dev"
+echo "flushed ($(($(date +%s) - t0)) s)"
+"$CTL" cache disable "$dev"
+trap - EXIT
+[ "$(findmnt -n -o SOURCE "$mnt")" = "$dev" ] || { echo "$dev is not mounted back"; exit 1; }
+! dmsetup ls | grep -q ssdk- || { echo "a dm device is left behind"; exit 1; }
+! ls /dev/mapper | grep -q ssdk- || { echo "a /dev/mapper node is left behind"; exit 1; }
+(cd "$mnt" && sha256sum -c --quiet /tmp/ssdk-ssd-cache.sum)
+umount "$mnt"
+fsck.ext4 -fn "$dev" >/dev/null
+echo "checksums intact, fsck clean ($(($(date +%s) - t0)) s)"
+' || fail "ssd-cache in the lab VM"
