@@ -3,12 +3,15 @@
 #   run_check.sh start | stop | check FILE
 # Environment: SSDK_LAB (scripts/lab), SSDK_LAB_VM_DIR, SSDK_BIN_DIR (the build's bin/).
 # A check is a bash file sourced here with `lab_run CMD...` (runs CMD in the guest) and
-# `fail MESSAGE` at hand; it exits 0 on success, 77 to skip.
+# `fail MESSAGE` and `$guest_lib` (tests/lab/guest) at hand; it exits 0 on success, 77 to skip.
 set -euo pipefail
 : "${SSDK_LAB:?}" "${SSDK_LAB_VM_DIR:?}" "${SSDK_BIN_DIR:?}"
 lab() { "$SSDK_LAB" --dir "$SSDK_LAB_VM_DIR" "$@"; }
 lab_run() { lab run --timeout 150 "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# Shell functions checks source in the guest (the guest sees the project's tree).
+# shellcheck disable=SC2034 # used by the checks sourced below
+guest_lib=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/guest
 
 case ${1:-} in
     start)

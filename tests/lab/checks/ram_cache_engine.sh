@@ -6,23 +6,16 @@ ctl=$SSDK_BIN_DIR/ssdkeeperctl
 # ext4 with data on the throttled HDD; the engine stacked under the mounted filesystem (apply
 # now): ssdkeeper-cached serves the HDD over NBD, the filesystem is mounted from /dev/nbdN.
 # O_DIRECT reads are timed, and the HDD's own read counter shows re-reads never reach it.
-lab_run "CTL='$ctl'"'
+lab_run "CTL='$ctl'; . '$guest_lib/ram_cache.sh'"'
 set -eu
 t0=$(date +%s)
 dev=$(readlink -f /dev/lab/hdd)
 disk=${dev#/dev/}
 mnt=/mnt/ssdk-ram-engine
-cleanup() {
-    "$CTL" cache disable "$dev" >/dev/null 2>&1 || true
-    umount "$mnt" 2>/dev/null || true
-}
-trap cleanup EXIT
 # One status snapshot at a time; q EXPR reads it (c: the entry of this cache).
 snap() { "$CTL" cache status --json >/tmp/ssdk-ram-engine.json; }
 q() { python3 -c "import json,sys; c=json.load(open(\"/tmp/ssdk-ram-engine.json\"))[\"caches\"][0]; print(eval(sys.argv[1]))" "$1"; }
-mkfs.ext4 -q -F -E lazy_itable_init=1,lazy_journal_init=1 "$dev"
-mkdir -p "$mnt"
-mount -o noatime "$dev" "$mnt"
+cache_test_begin "$dev" "$mnt"
 # Half random, half text that lz4 compresses.
 { head -c 8M /dev/urandom; seq 1 4000000 | head -c 8M; } >"$mnt/data"
 sync
@@ -74,12 +67,7 @@ head -c 8M /dev/urandom >"$mnt/after"
 (cd "$mnt" && sha256sum after >>/tmp/ssdk-ram-engine.sum)
 "$CTL" cache flush "$dev"
 "$CTL" cache disable "$dev"
-trap - EXIT
-[ "$(findmnt -n -o SOURCE "$mnt")" = "$dev" ] || { echo "$dev is not mounted back"; exit 1; }
 [ ! -e "/proc/$pid" ] || { echo "ssdkeeper-cached (pid $pid) still runs"; exit 1; }
-! grep -qs . /sys/block/nbd*/pid || { echo "an nbd device is still attached"; exit 1; }
-(cd "$mnt" && sha256sum -c --quiet /tmp/ssdk-ram-engine.sum)
-umount "$mnt"
-fsck.ext4 -fn "$dev" >/dev/null
+cache_test_end "$dev" "$mnt" /tmp/ssdk-ram-engine.sum
 echo "checksums intact, fsck clean ($(($(date +%s) - t0)) s)"
 ' || fail "engine in the lab VM"

@@ -8,19 +8,12 @@ ctl=$SSDK_BIN_DIR/ssdkeeperctl
 # filesystem on the dead /dev/nbdN is unmounted, nbd detached, the HDD mounted back, ext4
 # replays its journal), the synced file is intact and fsck is clean. A cache can then be
 # enabled again like on any partition (ram_cache_engine.sh).
-lab_run "CTL='$ctl'"'
+lab_run "CTL='$ctl'; . '$guest_lib/ram_cache.sh'"'
 set -eu
 t0=$(date +%s)
 dev=$(readlink -f /dev/lab/hdd)
 mnt=/mnt/ssdk-ram-kill
-cleanup() {
-    "$CTL" cache disable "$dev" >/dev/null 2>&1 || true
-    umount "$mnt" 2>/dev/null || true
-}
-trap cleanup EXIT
-mkfs.ext4 -q -F -E lazy_itable_init=1,lazy_journal_init=1 "$dev"
-mkdir -p "$mnt"
-mount -o noatime "$dev" "$mnt"
+cache_test_begin "$dev" "$mnt"
 "$CTL" cache enable "$dev" --backend engine --size 32M --compression lz4 \
     --mode write-back --apply-now --yes >/dev/null
 case $(findmnt -n -o SOURCE "$mnt") in /dev/nbd*) ;; *) echo "not mounted from the cache"; exit 1 ;; esac
@@ -36,11 +29,6 @@ echo "ssdkeeper-cached (pid $pid) killed ($(($(date +%s) - t0)) s)"
 "$CTL" cache status "$dev" | grep "is not running (killed or crashed)" ||
     { echo "cache status does not say the daemon is gone"; exit 1; }
 "$CTL" cache disable "$dev"
-trap - EXIT
-[ "$(findmnt -n -o SOURCE "$mnt")" = "$dev" ] || { echo "$dev is not mounted back"; exit 1; }
-! grep -qs . /sys/block/nbd*/pid || { echo "an nbd device is still attached"; exit 1; }
-(cd "$mnt" && sha256sum -c --quiet /tmp/ssdk-ram-kill.sum)
-umount "$mnt"
-fsck.ext4 -fn "$dev" >/dev/null
+cache_test_end "$dev" "$mnt" /tmp/ssdk-ram-kill.sum
 echo "synced data intact, fsck clean ($(($(date +%s) - t0)) s)"
 ' || fail "daemon kill in the lab VM"

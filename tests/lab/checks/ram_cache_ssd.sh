@@ -6,20 +6,13 @@ ctl=$SSDK_BIN_DIR/ssdkeeperctl
 # on the throttled HDD, stacked under the mounted filesystem (apply now) in "maximized" mode
 # (write-back); O_DIRECT reads timed against the raw HDD, more data written, flush, disable,
 # then checksums and fsck. The trap takes everything down whatever fails.
-lab_run "CTL='$ctl'"'
+lab_run "CTL='$ctl'; . '$guest_lib/ram_cache.sh'"'
 set -eu
 t0=$(date +%s)
 dev=$(readlink -f /dev/lab/hdd)
 ssd=$(readlink -f /dev/lab/ssd)
 mnt=/mnt/ssdk-ssd-cache
-cleanup() {
-    "$CTL" cache disable "$dev" >/dev/null 2>&1 || true
-    umount "$mnt" 2>/dev/null || true
-}
-trap cleanup EXIT
-mkfs.ext4 -q -F -E lazy_itable_init=1,lazy_journal_init=1 "$dev"
-mkdir -p "$mnt"
-mount -o noatime "$dev" "$mnt"
+cache_test_begin "$dev" "$mnt"
 head -c 24M /dev/urandom >"$mnt/before"
 sync
 (cd "$mnt" && sha256sum before >/tmp/ssdk-ssd-cache.sum)
@@ -64,12 +57,6 @@ echo "reads done, 8 MiB written ($(($(date +%s) - t0)) s)"
 "$CTL" cache flush "$dev"
 echo "flushed ($(($(date +%s) - t0)) s)"
 "$CTL" cache disable "$dev"
-trap - EXIT
-[ "$(findmnt -n -o SOURCE "$mnt")" = "$dev" ] || { echo "$dev is not mounted back"; exit 1; }
-! dmsetup ls | grep -q ssdk- || { echo "a dm device is left behind"; exit 1; }
-! ls /dev/mapper | grep -q ssdk- || { echo "a /dev/mapper node is left behind"; exit 1; }
-(cd "$mnt" && sha256sum -c --quiet /tmp/ssdk-ssd-cache.sum)
-umount "$mnt"
-fsck.ext4 -fn "$dev" >/dev/null
+cache_test_end "$dev" "$mnt" /tmp/ssdk-ssd-cache.sum
 echo "checksums intact, fsck clean ($(($(date +%s) - t0)) s)"
 ' || fail "ssd-cache in the lab VM"

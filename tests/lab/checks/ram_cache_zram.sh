@@ -5,18 +5,11 @@ ctl=$SSDK_BIN_DIR/ssdkeeperctl
 # The guest script: ext4 with data on the throttled HDD, the cache stacked under the mounted
 # filesystem (apply now), O_DIRECT reads timed, more data written in write-back, flush,
 # disable, then checksums and fsck. The trap takes everything down whatever fails.
-lab_run "CTL='$ctl'"'
+lab_run "CTL='$ctl'; . '$guest_lib/ram_cache.sh'"'
 set -eu
 dev=$(readlink -f /dev/lab/hdd)
 mnt=/mnt/ssdk-ram-cache
-cleanup() {
-    "$CTL" cache disable "$dev" >/dev/null 2>&1 || true
-    umount "$mnt" 2>/dev/null || true
-}
-trap cleanup EXIT
-mkfs.ext4 -q -F -E lazy_itable_init=1,lazy_journal_init=1 "$dev"
-mkdir -p "$mnt"
-mount -o noatime "$dev" "$mnt"
+cache_test_begin "$dev" "$mnt"
 head -c 24M /dev/urandom >"$mnt/before"
 sync
 (cd "$mnt" && sha256sum before >/tmp/ssdk-ram-cache.sum)
@@ -46,12 +39,6 @@ head -c 8M /dev/urandom >"$mnt/after"
 (cd "$mnt" && sha256sum after >>/tmp/ssdk-ram-cache.sum)
 "$CTL" cache flush "$dev"
 "$CTL" cache disable "$dev"
-trap - EXIT
-[ "$(findmnt -n -o SOURCE "$mnt")" = "$dev" ] || { echo "$dev is not mounted back"; exit 1; }
-! dmsetup ls | grep -q ssdk- || { echo "a dm device is left behind"; exit 1; }
-! ls /dev/mapper | grep -q ssdk- || { echo "a /dev/mapper node is left behind"; exit 1; }
-(cd "$mnt" && sha256sum -c --quiet /tmp/ssdk-ram-cache.sum)
-umount "$mnt"
-fsck.ext4 -fn "$dev" >/dev/null
+cache_test_end "$dev" "$mnt" /tmp/ssdk-ram-cache.sum
 echo "checksums intact, fsck clean"
 ' || fail "zram-writecache in the lab VM"

@@ -1,0 +1,27 @@
+# shellcheck shell=bash
+# Sourced in the guest by the RAM cache lab checks (tests/lab/checks/ram_cache_*.sh); they set
+# CTL to the ssdkeeperctl to use.
+
+# cache_test_begin DEV MNT: a fresh ext4 on DEV, mounted noatime at MNT. Whatever fails after
+# this, the exit trap turns the cache on DEV off and unmounts MNT.
+cache_test_begin() {
+    # shellcheck disable=SC2064 # DEV and MNT are fixed now; $CTL expands when it runs
+    trap "\"\$CTL\" cache disable '$1' >/dev/null 2>&1 || true; umount '$2' 2>/dev/null || true" EXIT
+    mkfs.ext4 -q -F -E lazy_itable_init=1,lazy_journal_init=1 "$1"
+    mkdir -p "$2"
+    mount -o noatime "$1" "$2"
+}
+
+# cache_test_end DEV MNT SUMS: after `cache disable`, MNT is mounted from DEV again, no
+# device-mapper device, /dev/mapper node or nbd attachment is left, the files listed in SUMS
+# (sha256sum output, relative to MNT) are intact, and fsck finds DEV clean once unmounted.
+cache_test_end() {
+    trap - EXIT
+    [ "$(findmnt -n -o SOURCE "$2")" = "$1" ] || { echo "$1 is not mounted back"; exit 1; }
+    ! dmsetup ls 2>/dev/null | grep -q ssdk- || { echo "a dm device is left behind"; exit 1; }
+    ! compgen -G "/dev/mapper/ssdk-*" >/dev/null || { echo "a /dev/mapper node is left behind"; exit 1; }
+    ! grep -qs . /sys/block/nbd*/pid || { echo "an nbd device is still attached"; exit 1; }
+    (cd "$2" && sha256sum -c --quiet "$3")
+    umount "$2"
+    fsck.ext4 -fn "$1" >/dev/null
+}
