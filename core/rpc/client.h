@@ -1,9 +1,5 @@
 #pragma once
 
-#include "core/base/error.h"
-#include "core/base/json.h"
-#include "core/rpc/protocol.h"
-
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -11,6 +7,10 @@
 #include <string>
 #include <sys/types.h>
 #include <vector>
+
+#include "core/base/error.h"
+#include "core/base/json.h"
+#include "core/rpc/protocol.h"
 
 namespace ssdk::rpc {
 

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "core/base/error.h"
-#include "core/base/json.h"
-
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "core/base/error.h"
+#include "core/base/json.h"
 
 namespace ssdk::rpc {
 

@@ -127,7 +127,9 @@ TEST_CASE("the RAM Cache page turns a cache on and off and shows it working", "[
     auto* flush = child<QPushButton>(page, "flush");
     REQUIRE(QTest::qWaitFor([&] { return flush->isEnabled(); }));
     flush->click();
-    REQUIRE(QTest::qWaitFor([&] { return child<QLabel>(page, "message")->text().startsWith(QStringLiteral("Flushed")); }));
+    REQUIRE(QTest::qWaitFor([&] {
+        return child<QLabel>(page, "message")->text().startsWith(QStringLiteral("Flushed"));
+    }));
     const auto calls = fake->calls();
     CHECK(std::count(calls.begin(), calls.end(), "flush") == 1);
 

@@ -95,7 +95,9 @@ TEST_CASE("at next boot shows the fstab change first and undoes it exactly", "[g
     enable->click();
 
     QMessageBox* dialog = nullptr;
-    REQUIRE(QTest::qWaitFor([&] { return (dialog = page.findChild<QMessageBox*>(QStringLiteral("ramcache.bootConfirm"))); }));
+    REQUIRE(QTest::qWaitFor([&] {
+        return (dialog = page.findChild<QMessageBox*>(QStringLiteral("ramcache.bootConfirm")));
+    }));
     CHECK(dialog->text().contains(QStringLiteral("/dev/mapper/ssdk-loop0  /mnt/demo  ext4  "
                                                  "noatime,x-systemd.requires=ssdkeeper-cache@"
                                                  "dev-loop0.service  0  2")));
@@ -103,7 +105,8 @@ TEST_CASE("at next boot shows the fstab change first and undoes it exactly", "[g
     dialog->button(QMessageBox::Ok)->click();
 
     auto* message = child<QLabel>(page, "message");
-    REQUIRE(QTest::qWaitFor([&] { return message->text().startsWith(QStringLiteral("At next boot")); }));
+    REQUIRE(QTest::qWaitFor(
+        [&] { return message->text().startsWith(QStringLiteral("At next boot")); }));
     CHECK(contents(scratch.dir / "etc/fstab") ==
           "UUID=0a0b / ext4 errors=remount-ro 0 1\n/dev/mapper/ssdk-loop0  /mnt/demo  ext4  "
           "noatime,x-systemd.requires=ssdkeeper-cache@dev-loop0.service  0  2\n");
@@ -113,7 +116,8 @@ TEST_CASE("at next boot shows the fstab change first and undoes it exactly", "[g
     CHECK(manager.find("/dev/loop0")->power.safeOnBattery);
 
     enable->click();
-    REQUIRE(QTest::qWaitFor([&] { return !fs::exists(scratch.dir / "state" / "ssdk-loop0.json"); }));
+    REQUIRE(
+        QTest::qWaitFor([&] { return !fs::exists(scratch.dir / "state" / "ssdk-loop0.json"); }));
     CHECK(contents(scratch.dir / "etc/fstab") == kFstab);
 }
 
@@ -136,14 +140,17 @@ TEST_CASE("the power checkbox is saved with the cache and shows a power event's 
     REQUIRE(QTest::qWaitFor([&] { return child<QCheckBox>(page, "enable")->isChecked(); }));
     CHECK_FALSE(powerSafe->isChecked());
     powerSafe->click();
-    REQUIRE(QTest::qWaitFor([&] { return child<QLabel>(page, "message")->text() == QStringLiteral("Power policy saved."); }));
+    REQUIRE(QTest::qWaitFor([&] {
+        return child<QLabel>(page, "message")->text() == QStringLiteral("Power policy saved.");
+    }));
     CHECK(manager.find("/dev/loop0")->power.safeOnBattery);
 
     // Unplugged: the power event switches it; the page says why it is write-through.
     REQUIRE(manager.powerEvent(cachectl::PowerEvent::Battery, true).at(0).error.empty());
     page.refresh();
     auto* state = child<QLabel>(page, "safetyState");
-    REQUIRE(QTest::qWaitFor([&] { return state->text().contains(QStringLiteral("because of battery")); }));
+    REQUIRE(QTest::qWaitFor(
+        [&] { return state->text().contains(QStringLiteral("because of battery")); }));
     CHECK(child<QWidget>(page, "writeThrough")->property("checked").toBool());
     CHECK(powerSafe->isChecked());
     REQUIRE(manager.disable("/dev/loop0"));
