@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/base/unique_fd.h"
@@ -10,10 +11,15 @@ namespace ssdk {
 
 Expected<void> writeFileAtomically(const std::filesystem::path& file, std::string_view text,
                                    mode_t mode) {
-    const std::filesystem::path temporary = file.string() + ".tmp";
+    const std::filesystem::path temporary = file.string() + ".ssdkeeper.tmp";
     UniqueFd fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode));
     if (!fd.valid()) {
         return failErrno(errno, "creating " + temporary.string());
+    }
+    if (::fchmod(fd.get(), mode) != 0) { // exactly `mode`, whatever the umask
+        const int error = errno;
+        (void)::unlink(temporary.c_str());
+        return failErrno(error, "setting the mode of " + temporary.string());
     }
     std::size_t written = 0;
     while (written < text.size()) {

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "core/base/atomic_file.h"
 #include "core/base/log.h"
 
 namespace ssdk::cachectl {
@@ -44,41 +45,15 @@ bool hasLine(const std::string& text, const std::string& line) {
     return false;
 }
 
-// Written to a temporary file beside it, synced, and renamed over it, keeping its mode.
+// Replaced through a synced temporary file, keeping its mode (0644 for a new file).
 Expected<void> replaceFileAtomically(const std::filesystem::path& path, const std::string& text) {
-    const auto temporary = path.string() + ".ssdkeeper.tmp";
     std::error_code error;
-    const auto mode = std::filesystem::status(path, error).permissions();
-    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        return failErrno(errno, "creating " + temporary);
-    }
-    std::size_t written = 0;
-    while (written < text.size()) {
-        const auto n = ::write(fd, text.data() + written, text.size() - written);
-        if (n < 0) {
-            const int saved = errno;
-            ::close(fd);
-            std::filesystem::remove(temporary, error);
-            return failErrno(saved, "writing " + temporary);
-        }
-        written += static_cast<std::size_t>(n);
-    }
-    const bool synced = ::fsync(fd) == 0;
-    const int syncError = errno;
-    ::close(fd);
-    if (!synced) {
-        std::filesystem::remove(temporary, error);
-        return failErrno(syncError, "syncing " + temporary);
-    }
-    if (!error) {
-        std::filesystem::permissions(temporary, mode, error);
-    }
-    std::filesystem::rename(temporary, path, error);
-    if (error) {
-        return failErrno(error.value(), "replacing " + path.string());
-    }
-    return {};
+    const auto status = std::filesystem::status(path, error);
+    const mode_t mode =
+        std::filesystem::exists(status)
+            ? static_cast<mode_t>(status.permissions() & std::filesystem::perms::mask)
+            : 0644;
+    return writeFileAtomically(path, text, mode);
 }
 
 // The device an fstab spec names: /dev/… as is, UUID=/LABEL=/PARTUUID=/PARTLABEL= through
@@ -222,21 +197,7 @@ Expected<void> CacheManager::save(const CacheRecord& record) const {
     if (error) {
         return failErrno(error.value(), "creating " + m_stateDir.string());
     }
-    const auto path = journalPath(record.active.plan.name);
-    const auto temporary = path.string() + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::trunc);
-        out << toJson(record).dump(2) << "\n";
-        out.flush();
-        if (!out) {
-            return failErrno(errno, "writing " + temporary);
-        }
-    }
-    std::filesystem::rename(temporary, path, error);
-    if (error) {
-        return failErrno(error.value(), "replacing " + path.string());
-    }
-    return {};
+    return writeFileAtomically(journalPath(record.active.plan.name), toJson(record).dump(2) + "\n");
 }
 
 Expected<CacheRecord> CacheManager::find(const std::string& device) const {

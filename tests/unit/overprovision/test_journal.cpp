@@ -100,7 +100,7 @@ TEST_CASE("the store writes atomically and reads back", "[overprovision]") {
     CHECK_FALSE(none->has_value());
     REQUIRE(store.save(shrinkJournal()));
     CHECK(fs::exists(dir / "ssdkeeper" / "op" / "lab-op.json"));
-    CHECK_FALSE(fs::exists(dir / "ssdkeeper" / "op" / "lab-op.json.tmp"));
+    CHECK_FALSE(fs::exists(dir / "ssdkeeper" / "op" / "lab-op.json.ssdkeeper.tmp"));
     auto loaded = store.load("lab-op");
     REQUIRE(loaded);
     REQUIRE(loaded->has_value());
