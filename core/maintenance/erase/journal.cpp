@@ -120,8 +120,7 @@ void EraseJournalStore::chown(const std::filesystem::path& file) const {
 
 Expected<void> EraseJournalStore::write(const EraseJournal& journal) const {
     const auto path = pathFor(journal.deviceId);
-    if (auto written = writeFileAtomically(path, toJson(journal).dump(2) + "\n", 0600);
-        !written) {
+    if (auto written = writeFileAtomically(path, toJson(journal).dump(2) + "\n", 0600); !written) {
         return written;
     }
     chown(path);
