@@ -200,6 +200,13 @@ Expected<void> CacheManager::save(const CacheRecord& record) const {
     return writeFileAtomically(journalPath(record.active.plan.name), toJson(record).dump(2) + "\n");
 }
 
+Expected<CacheRecord> CacheManager::commit(const CacheRecord& record) const {
+    if (auto saved = save(record); !saved) {
+        return std::unexpected(saved.error());
+    }
+    return record;
+}
+
 Expected<CacheRecord> CacheManager::find(const std::string& device) const {
     const std::string name = kernelName(device);
     std::error_code error;
@@ -335,10 +342,7 @@ Expected<CacheRecord> CacheManager::enable(const std::string& backendName, const
         }
     }
     record.phase = "active";
-    if (auto saved = save(record); !saved) {
-        return std::unexpected(saved.error());
-    }
-    return record;
+    return commit(record);
 }
 
 Expected<void> CacheManager::disable(const std::string& device) {
@@ -438,10 +442,7 @@ Expected<CacheRecord> CacheManager::setMode(const std::string& device, CacheMode
         return std::unexpected(changed.error());
     }
     record->power.switchedBy.clear(); // the user's choice now, not a power event's
-    if (auto saved = save(*record); !saved) {
-        return std::unexpected(saved.error());
-    }
-    return record;
+    return commit(*record);
 }
 
 Expected<CacheRecord> CacheManager::resize(const std::string& device, std::uint64_t cacheBytes) {
@@ -457,10 +458,7 @@ Expected<CacheRecord> CacheManager::resize(const std::string& device, std::uint6
         (void)save(*record);
         return std::unexpected(resized.error());
     }
-    if (auto saved = save(*record); !saved) {
-        return std::unexpected(saved.error());
-    }
-    return record;
+    return commit(*record);
 }
 
 std::vector<CacheStatus> CacheManager::status() const {
@@ -695,10 +693,7 @@ Expected<CacheRecord> CacheManager::attach(const std::string& device, bool onBat
     }
     record->active = *active;
     record->phase = "active";
-    if (auto saved = save(*record); !saved) {
-        return std::unexpected(saved.error());
-    }
-    return record;
+    return commit(*record);
 }
 
 Expected<CacheRecord> CacheManager::detach(const std::string& device) {
@@ -733,10 +728,7 @@ Expected<CacheRecord> CacheManager::detach(const std::string& device) {
     }
     record->phase = "scheduled";
     record->active.resources = Json::object();
-    if (auto saved = save(*record); !saved) {
-        return std::unexpected(saved.error());
-    }
-    return record;
+    return commit(*record);
 }
 
 PowerOutcome CacheManager::applyPower(CacheRecord& record, PowerEvent event, bool onBattery) {
@@ -818,10 +810,7 @@ Expected<CacheRecord> CacheManager::setPowerPolicy(const std::string& device, bo
         }
         record->power.switchedBy = decision->switchedBy;
     }
-    if (auto saved = save(*record); !saved) {
-        return std::unexpected(saved.error());
-    }
-    return record;
+    return commit(*record);
 }
 
 } // namespace ssdk::cachectl

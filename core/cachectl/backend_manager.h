@@ -117,6 +117,8 @@ public:
 private:
     std::filesystem::path journalPath(const std::string& name) const;
     Expected<void> save(const CacheRecord& record) const;
+    // Saves the record and returns it: the last step of every change.
+    Expected<CacheRecord> commit(const CacheRecord& record) const;
     Expected<void> mount(const std::string& device, const MountRecord& mount) const;
     Expected<void> unmount(const std::string& mountPoint) const;
     Expected<Backend*> backendOf(const CacheRecord& record) const;
