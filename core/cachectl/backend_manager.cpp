@@ -651,14 +651,19 @@ Expected<CacheRecord> CacheManager::enableAtBoot(const std::string& backendName,
     return record;
 }
 
-Expected<CacheRecord> CacheManager::attach(const std::string& device, bool onBattery) {
+Expected<CacheRecord> CacheManager::findAtBoot(const std::string& device) const {
     auto record = find(device);
-    if (!record) {
-        return std::unexpected(record.error());
-    }
-    if (!record->boot) {
+    if (record && !record->boot) {
         return fail(ErrorCode::InvalidArgument,
                     record->active.plan.origin + " is not cached at boot (it was applied now)");
+    }
+    return record;
+}
+
+Expected<CacheRecord> CacheManager::attach(const std::string& device, bool onBattery) {
+    auto record = findAtBoot(device);
+    if (!record) {
+        return std::unexpected(record.error());
     }
     auto backend = backendOf(*record);
     if (!backend) {
@@ -697,13 +702,9 @@ Expected<CacheRecord> CacheManager::attach(const std::string& device, bool onBat
 }
 
 Expected<CacheRecord> CacheManager::detach(const std::string& device) {
-    auto record = find(device);
+    auto record = findAtBoot(device);
     if (!record) {
         return std::unexpected(record.error());
-    }
-    if (!record->boot) {
-        return fail(ErrorCode::InvalidArgument,
-                    record->active.plan.origin + " is not cached at boot (it was applied now)");
     }
     if (record->phase == "scheduled") {
         return record;

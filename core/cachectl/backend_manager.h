@@ -119,6 +119,8 @@ private:
     Expected<void> save(const CacheRecord& record) const;
     // Saves the record and returns it: the last step of every change.
     Expected<CacheRecord> commit(const CacheRecord& record) const;
+    // The record of DEVICE, if it is cached at boot; an error otherwise.
+    Expected<CacheRecord> findAtBoot(const std::string& device) const;
     Expected<void> mount(const std::string& device, const MountRecord& mount) const;
     Expected<void> unmount(const std::string& mountPoint) const;
     Expected<Backend*> backendOf(const CacheRecord& record) const;
