@@ -252,6 +252,13 @@ TEST_CASE("power events flush and switch the journaled caches, and switch them b
     auto manager = setup.manager();
     REQUIRE(manager.enable("fake", plan(), false, PowerPolicy{true, ""}));
     setup.host.runner.expect({"blockdev", "--flushbufs", "/dev/mapper/ssdk-labx1"}, ok());
+    // Applied now, not at boot: the boot unit's attach and detach leave it alone.
+    for (const auto& refused :
+         {manager.attach("/dev/labx1", false), manager.detach("/dev/labx1")}) {
+        REQUIRE_FALSE(refused);
+        CHECK(refused.error().code() == ErrorCode::InvalidArgument);
+        CHECK(refused.error().message() == "/dev/labx1 is not cached at boot (it was applied now)");
+    }
 
     auto onBattery = manager.powerEvent(PowerEvent::Battery, true);
     REQUIRE(onBattery.size() == 1);
