@@ -131,4 +131,15 @@ Discovery recordedDiscovery(const char* name) {
     return Discovery(std::move(root), std::move(prober));
 }
 
+void screenshot(QWidget& widget, const char* file) {
+    if (const char* dir = std::getenv("SSDK_SCREENSHOT_DIR")) {
+        // Widgets added to a shown window appear after the event loop ran a few times.
+        for (int i = 0; i < 5; ++i) {
+            QApplication::processEvents();
+        }
+        REQUIRE(
+            widget.grab().save(QString::fromUtf8(dir) + QLatin1Char('/') + QLatin1String(file)));
+    }
+}
+
 } // namespace ssdk::app::test

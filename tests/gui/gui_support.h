@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QString>
+#include <QWidget>
 
 #include "core/device/device.h"
 #include "core/device/discovery.h"
@@ -23,6 +24,19 @@ device::Device usbStick();       // sdb: removable, DOS table, exFAT "My Stick"
 // tests/data/sysfs/<name>
 std::filesystem::path recordedTree(const char* name);
 device::Discovery recordedDiscovery(const char* name);
+
+// The widget named "<area>.<name>" below parent (pages name their widgets so); the test
+// fails when there is none.
+template <typename T> T* namedChild(QWidget& parent, const char* area, const char* name) {
+    auto* widget =
+        parent.findChild<T*>(QLatin1String(area) + QLatin1Char('.') + QLatin1String(name));
+    REQUIRE(widget != nullptr);
+    return widget;
+}
+
+// With SSDK_SCREENSHOT_DIR set (docs/screenshots), saves the widget there as file once the
+// event loop has laid out what was just added to it.
+void screenshot(QWidget& widget, const char* file);
 
 } // namespace ssdk::app::test
 

@@ -26,18 +26,7 @@ using namespace ssdk::app;
 namespace {
 
 template <typename T> T* child(QWidget& parent, const char* name) {
-    auto* widget = parent.findChild<T*>(QStringLiteral("firmware.") + name);
-    REQUIRE(widget != nullptr);
-    return widget;
-}
-
-void screenshot(QWidget& widget, const char* file) {
-    if (const char* dir = std::getenv("SSDK_SCREENSHOT_DIR")) {
-        for (int i = 0; i < 5; ++i) {
-            QApplication::processEvents();
-        }
-        widget.grab().save(QString::fromUtf8(dir) + QLatin1Char('/') + QLatin1String(file));
-    }
+    return app::test::namedChild<T>(parent, "firmware", name);
 }
 
 Json readJson(const std::string& file) {
@@ -89,7 +78,7 @@ TEST_CASE("the firmware page shows the QEMU NVMe slot log and why no update path
     CHECK(paths->item(0, 2)->text().contains(QStringLiteral("OACS")));
     child<QLineEdit>(page, "image")->setText(QStringLiteral("/tmp/fw.bin"));
     CHECK_FALSE(child<QPushButton>(page, "updateButton")->isEnabled());
-    screenshot(page, "firmware-qemu-nvme.png");
+    app::test::screenshot(page, "firmware-qemu-nvme.png");
 }
 
 TEST_CASE("a known firmware problem is shown with its source link and the image path offered") {
@@ -163,7 +152,7 @@ TEST_CASE("a known firmware problem is shown with its source link and the image 
     action->setCurrentIndex(action->findData(QStringLiteral("activate")));
     CHECK_FALSE(child<QLineEdit>(page, "image")->isEnabled());
     action->setCurrentIndex(action->findData(QStringLiteral("replace-activate")));
-    screenshot(page, "firmware-known-issue.png");
+    app::test::screenshot(page, "firmware-known-issue.png");
 }
 
 TEST_CASE("the firmware page reads and checks through the real helper") {
@@ -268,5 +257,5 @@ TEST_CASE("the firmware page lists fwupd's upgrades and installs one with progre
               ->item(1, 2)
               ->text()
               .contains(QStringLiteral("1 upgrade for this drive (it runs 1.2.3)")));
-    screenshot(page, "firmware-fwupd.png");
+    app::test::screenshot(page, "firmware-fwupd.png");
 }

@@ -27,20 +27,7 @@ using namespace ssdk::app;
 namespace {
 
 template <typename T> T* child(QWidget& parent, const char* name) {
-    auto* widget = parent.findChild<T*>(QStringLiteral("maintenance.") + name);
-    REQUIRE(widget != nullptr);
-    return widget;
-}
-
-// Screenshots for docs/screenshots when SSDK_SCREENSHOT_DIR is set.
-void screenshot(QWidget& widget, const char* file) {
-    if (const char* dir = std::getenv("SSDK_SCREENSHOT_DIR")) {
-        // Widgets added to a shown window appear after the event loop ran once.
-        for (int i = 0; i < 5; ++i) {
-            QApplication::processEvents();
-        }
-        widget.grab().save(QString::fromUtf8(dir) + QLatin1Char('/') + QLatin1String(file));
-    }
+    return app::test::namedChild<T>(parent, "maintenance", name);
 }
 
 bool waitFor(QSignalSpy& spy, const QString& verb, int ms = 60000) {
@@ -145,13 +132,13 @@ TEST_CASE("audit, verify TRIM and erase a lab drive from the page") {
         CHECK(child<QTableWidget>(page, "layers")->rowCount() >= 4);
         CHECK(child<QLabel>(page, "verdict")->text().contains(QStringLiteral("reach")));
         page.show();
-        screenshot(page, "maintenance-trim-audit.png");
+        app::test::screenshot(page, "maintenance-trim-audit.png");
         page.runVerify();
         REQUIRE(waitFor(shown, QStringLiteral("trim.verify")));
         const QString verified = child<QLabel>(page, "verifyResult")->text();
         INFO(verified.toStdString());
         CHECK(verified.contains(QStringLiteral("TRIM reached the drive")));
-        screenshot(page, "maintenance-verify-trim.png");
+        app::test::screenshot(page, "maintenance-verify-trim.png");
     }
     const device::Device unmounted = discover(drive->devicePath);
     EraseWizard wizard(unmounted);
@@ -160,14 +147,14 @@ TEST_CASE("audit, verify TRIM and erase a lab drive from the page") {
     REQUIRE(probed.wait(20000));
     CHECK(wizard.chosenMethod() == QStringLiteral("discard"));
     CHECK(wizard.button(QWizard::NextButton)->isEnabled());
-    screenshot(wizard, "maintenance-erase-methods.png");
+    app::test::screenshot(wizard, "maintenance-erase-methods.png");
     wizard.next();
     CHECK(wizard.currentId() == EraseWizard::ConfirmPage);
     wizard.confirmationEdit()->setText(QStringLiteral("wrong model"));
     CHECK_FALSE(wizard.button(QWizard::NextButton)->isEnabled());
     wizard.confirmationEdit()->setText(QString::fromStdString(unmounted.model));
     CHECK(wizard.button(QWizard::NextButton)->isEnabled());
-    screenshot(wizard, "maintenance-erase-confirm.png");
+    app::test::screenshot(wizard, "maintenance-erase-confirm.png");
     QSignalSpy finished(&wizard, &EraseWizard::eraseFinished);
     wizard.next();
     REQUIRE(finished.wait(60000));
@@ -176,7 +163,7 @@ TEST_CASE("audit, verify TRIM and erase a lab drive from the page") {
     CHECK(wizard.currentId() == EraseWizard::CertificatePage);
     CHECK(wizard.certificate()["verification"]["passed"] == true);
     CHECK(child<QLabel>(wizard, "eraseVerdict")->text().contains(QStringLiteral("verified")));
-    screenshot(wizard, "maintenance-erase-certificate.png");
+    app::test::screenshot(wizard, "maintenance-erase-certificate.png");
 }
 
 // A journal left "running" with nobody holding its lock is what a helper killed mid-erase
@@ -211,5 +198,5 @@ TEST_CASE("the erase wizard shows an interrupted erase") {
     CHECK(text.contains(QStringLiteral("run the erase again")));
     // Running it again is what the user is told to do: the methods stay available.
     CHECK(wizard.button(QWizard::NextButton)->isEnabled());
-    screenshot(wizard, "maintenance-erase-interrupted.png");
+    app::test::screenshot(wizard, "maintenance-erase-interrupted.png");
 }

@@ -36,18 +36,7 @@ const char* kNbdReason = "kernel module nbd is not available on kernel 6.1.0-tes
                          "FATAL: Module nbd not found in directory /lib/modules/6.1.0-test)";
 
 template <typename T> T* child(QWidget& parent, const char* name) {
-    auto* widget = parent.findChild<T*>(QStringLiteral("ramcache.") + QLatin1String(name));
-    REQUIRE(widget != nullptr);
-    return widget;
-}
-
-void screenshot(QWidget& widget, const char* file) {
-    if (const char* dir = std::getenv("SSDK_SCREENSHOT_DIR")) {
-        for (int i = 0; i < 5; ++i) {
-            QApplication::processEvents();
-        }
-        widget.grab().save(QString::fromUtf8(dir) + QLatin1Char('/') + QLatin1String(file));
-    }
+    return app::test::namedChild<T>(parent, "ramcache", name);
 }
 
 } // namespace
@@ -152,7 +141,7 @@ TEST_CASE("the RAM Cache page turns a cache on and off and shows it working", "[
     CHECK(curve->count() >= 5);
     CHECK(curve->at(curve->count() - 1).y() > curve->at(0).y());
     CHECK(child<QLabel>(page, "whatIfLabel")->text().contains(QStringLiteral("LRU")));
-    screenshot(page, "ram-cache.png");
+    app::test::screenshot(page, "ram-cache.png");
 
     enable->click();
     REQUIRE(QTest::qWaitFor([&] { return fake->calls().back() == "disable /dev/loop0"; }));

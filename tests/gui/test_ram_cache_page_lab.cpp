@@ -68,20 +68,7 @@ template <typename Done> bool waitUntil(Done done, int ms) {
 }
 
 template <typename T> T* child(QWidget& parent, const char* name) {
-    auto* widget = parent.findChild<T*>(QStringLiteral("ramcache.") + QLatin1String(name));
-    REQUIRE(widget != nullptr);
-    return widget;
-}
-
-// Screenshots for docs/screenshots when SSDK_SCREENSHOT_DIR is set.
-void screenshot(QWidget& widget, const char* file) {
-    if (const char* dir = std::getenv("SSDK_SCREENSHOT_DIR")) {
-        for (int i = 0; i < 5; ++i) {
-            QApplication::processEvents();
-        }
-        REQUIRE(
-            widget.grab().save(QString::fromUtf8(dir) + QLatin1Char('/') + QLatin1String(file)));
-    }
+    return app::test::namedChild<T>(parent, "ramcache", name);
 }
 
 // The source of the filesystem mounted at mountPoint ("" when nothing is).
@@ -334,8 +321,8 @@ TEST_CASE("in the lab VM the RAM Cache page caches a mounted partition, shows it
     CHECK(ramSeries->at(ramSeries->count() - 1).y() > 0);
     CHECK(hitSeries->count() >= 2);
     CHECK(child<QLabel>(*page, "ratio")->text().startsWith(QStringLiteral("live ratio")));
-    screenshot(window, "ram-cache-lab-active.png");
-    screenshot(*chart, "ram-cache-lab-chart.png");
+    app::test::screenshot(window, "ram-cache-lab-active.png");
+    app::test::screenshot(*chart, "ram-cache-lab-chart.png");
 
     phase("screenshots taken");
     flush->click();
@@ -358,7 +345,7 @@ TEST_CASE("in the lab VM the RAM Cache page caches a mounted partition, shows it
                    stats->text().contains(QStringLiteral("dirty 0 B"));
         },
         15000));
-    screenshot(window, "ram-cache-lab-flushed.png");
+    app::test::screenshot(window, "ram-cache-lab-flushed.png");
 
     phase("flushed");
     enable->click();

@@ -30,9 +30,7 @@ const std::string kFstab = "UUID=0a0b / ext4 errors=remount-ro 0 1\n"
                            "/dev/loop0  /mnt/demo  ext4  noatime  0  2\n";
 
 template <typename T> T* child(QWidget& parent, const char* name) {
-    auto* widget = parent.findChild<T*>(QStringLiteral("ramcache.") + QLatin1String(name));
-    REQUIRE(widget != nullptr);
-    return widget;
+    return app::test::namedChild<T>(parent, "ramcache", name);
 }
 
 std::string contents(const fs::path& path) {

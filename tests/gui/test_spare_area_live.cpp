@@ -70,15 +70,6 @@ bool waitForVerb(QSignalSpy& spy, const QString& verb, bool* ok, int ms = 120000
     return false;
 }
 
-void screenshot(QWidget& widget, const char* file) {
-    if (const char* dir = std::getenv("SSDK_SCREENSHOT_DIR")) {
-        for (int i = 0; i < 5; ++i) {
-            QApplication::processEvents();
-        }
-        widget.grab().save(QString::fromUtf8(dir) + QLatin1Char('/') + QLatin1String(file));
-    }
-}
-
 } // namespace
 
 TEST_CASE("Apply and Undo on the spare area page change a lab drive through the helper") {
@@ -116,7 +107,7 @@ TEST_CASE("Apply and Undo on the spare area page change a lab drive through the 
     auto* apply = page.findChild<QPushButton*>(QStringLiteral("spare.apply"));
     REQUIRE(apply != nullptr);
     REQUIRE(apply->isEnabled());
-    screenshot(page, "spare-area-before.png");
+    app::test::screenshot(page, "spare-area-before.png");
 
     DialogAnswerer answerer;
     apply->click();
@@ -143,7 +134,7 @@ TEST_CASE("Apply and Undo on the spare area page change a lab drive through the 
     const device::Device after = ssdk::test::discover(lab.device);
     page.setDevice(&after);
     REQUIRE(waitForVerb(finished, QStringLiteral("op.inspect"), &ok));
-    screenshot(page, "spare-area-after.png");
+    app::test::screenshot(page, "spare-area-after.png");
     auto* undo = page.findChild<QPushButton*>(QStringLiteral("spare.undo"));
     REQUIRE(undo != nullptr);
     REQUIRE(undo->isEnabled());
