@@ -12,7 +12,6 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -20,6 +19,7 @@
 
 #include "app/helper_caller.h"
 #include "app/theme.h"
+#include "app/widgets/scrolling_page.h"
 
 namespace ssdk::app {
 
@@ -104,27 +104,9 @@ FirmwarePage::FirmwarePage(QWidget* parent)
     layout->addWidget(buildFwupdBox());
     layout->addWidget(buildUpdateBox());
     layout->addStretch();
-    auto* scroll = new QScrollArea;
-    scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidget(content);
-
-    m_progress = new QProgressBar;
-    m_progress->setObjectName(QStringLiteral("firmware.progress"));
-    m_progress->setRange(0, 1000);
-    m_progress->setTextVisible(false);
-    m_progress->setMaximumHeight(8);
-    m_progress->hide();
-    m_status = new QLabel;
-    m_status->setObjectName(QStringLiteral("firmware.status"));
-    m_status->setProperty("role", QStringLiteral("muted"));
-    m_status->setWordWrap(true);
-
-    auto* outer = new QVBoxLayout(this);
-    outer->addWidget(scroll, 1);
-    outer->addWidget(m_progress);
-    outer->addWidget(m_status);
+    const auto footer = layOutScrollingPage(*this, content, QStringLiteral("firmware"));
+    m_progress = footer.progress;
+    m_status = footer.status;
     updateButtons();
 }
 

@@ -11,7 +11,6 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -19,6 +18,7 @@
 #include "app/helper_caller.h"
 #include "app/pages/erase_wizard.h"
 #include "app/theme.h"
+#include "app/widgets/scrolling_page.h"
 #include "core/base/system_process_runner.h"
 #include "core/maintenance/trim/format_verify.h"
 #include "core/maintenance/trim/fstrim.h"
@@ -78,26 +78,9 @@ MaintenancePage::MaintenancePage(QWidget* parent)
     layout->addWidget(buildFormatBox());
     layout->addWidget(buildEraseBox());
     layout->addStretch();
-    auto* scroll = new QScrollArea;
-    scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidget(content);
-
-    m_progress = new QProgressBar;
-    m_progress->setObjectName(QStringLiteral("maintenance.progress"));
-    m_progress->setRange(0, 1000);
-    m_progress->setTextVisible(false);
-    m_progress->setMaximumHeight(8);
-    m_progress->hide();
-    m_status = new QLabel;
-    m_status->setObjectName(QStringLiteral("maintenance.status"));
-    m_status->setProperty("role", QStringLiteral("muted"));
-
-    auto* outer = new QVBoxLayout(this);
-    outer->addWidget(scroll, 1);
-    outer->addWidget(m_progress);
-    outer->addWidget(m_status);
+    const auto footer = layOutScrollingPage(*this, content, QStringLiteral("maintenance"));
+    m_progress = footer.progress;
+    m_status = footer.status;
     updateButtons();
 }
 
