@@ -232,7 +232,7 @@ public:
             fwupd_client_get_devices(session.client(), session.cancellable(), &error);
         std::vector<FwupdDevice> out;
         if (devices == nullptr) {
-            // fwupd answers "no devices" with NothingToDo: an empty list, not an error.
+            // fwupd reports "no devices" as an error: an empty list here.
             if (g_error_matches(error, FWUPD_ERROR, FWUPD_ERROR_NOTHING_TO_DO)) {
                 return out;
             }
