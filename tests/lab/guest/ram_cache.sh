@@ -1,6 +1,6 @@
-# shellcheck shell=bash
+# shellcheck shell=sh
 # Sourced in the guest by the RAM cache lab checks (tests/lab/checks/ram_cache_*.sh); they set
-# CTL to the ssdkeeperctl to use.
+# CTL to the ssdkeeperctl to use. The guest runs checks with /bin/sh (dash): POSIX sh only.
 
 # cache_test_begin DEV MNT: a fresh ext4 on DEV, mounted noatime at MNT. Whatever fails after
 # this, the exit trap turns the cache on DEV off and unmounts MNT.
@@ -19,7 +19,12 @@ cache_test_end() {
     trap - EXIT
     [ "$(findmnt -n -o SOURCE "$2")" = "$1" ] || { echo "$1 is not mounted back"; exit 1; }
     ! dmsetup ls 2>/dev/null | grep -q ssdk- || { echo "a dm device is left behind"; exit 1; }
-    ! compgen -G "/dev/mapper/ssdk-*" >/dev/null || { echo "a /dev/mapper node is left behind"; exit 1; }
+    for node in /dev/mapper/ssdk-*; do
+        if [ -e "$node" ]; then
+            echo "$node is left behind"
+            exit 1
+        fi
+    done
     ! grep -qs . /sys/block/nbd*/pid || { echo "an nbd device is still attached"; exit 1; }
     (cd "$2" && sha256sum -c --quiet "$3")
     umount "$2"
