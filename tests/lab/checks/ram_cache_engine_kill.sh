@@ -1,4 +1,4 @@
-# ram cache: kill -9 of ssdkeeper-cached under a mounted ext4, disable recovers, synced data intact, fsck clean
+# ram cache: kill -9 of ssdkeeper-cached under a mounted ext4, recover, reattach, synced data intact, fsck clean
 # shellcheck disable=SC2016 # $(...) in single quotes expands in the guest
 ctl=$SSDK_BIN_DIR/ssdkeeperctl
 [ -x "$ctl" ] || fail "$ctl is not built"
@@ -6,8 +6,8 @@ ctl=$SSDK_BIN_DIR/ssdkeeperctl
 # synced (the NBD FLUSH makes the daemon write it back), another written but not synced; the
 # daemon is killed with SIGKILL. `cache status` says so, `cache disable` recovers (the
 # filesystem on the dead /dev/nbdN is unmounted, nbd detached, the HDD mounted back, ext4
-# replays its journal), the synced file is intact and fsck is clean. A cache can then be
-# enabled again like on any partition (ram_cache_engine.sh).
+# replays its journal), fsck is clean; the cache is attached again under the mounted
+# filesystem (a new daemon over the same HDD) and the synced file reads back intact through it.
 lab_run "CTL='$ctl'; . '$guest_lib/ram_cache.sh'"'
 set -eu
 t0=$(date +%s)
@@ -28,6 +28,19 @@ for i in $(seq 50); do [ -e "/proc/$pid" ] && sleep 0.1; done
 echo "ssdkeeper-cached (pid $pid) killed ($(($(date +%s) - t0)) s)"
 "$CTL" cache status "$dev" | grep "is not running (killed or crashed)" ||
     { echo "cache status does not say the daemon is gone"; exit 1; }
+"$CTL" cache disable "$dev"
+[ "$(findmnt -n -o SOURCE "$mnt")" = "$dev" ] || { echo "$dev is not mounted back"; exit 1; }
+umount "$mnt"
+fsck.ext4 -fn "$dev" >/dev/null
+mount -o noatime "$dev" "$mnt"
+echo "recovered: mounted from $dev again, fsck clean ($(($(date +%s) - t0)) s)"
+"$CTL" cache enable "$dev" --backend engine --size 32M --compression lz4 \
+    --mode write-back --apply-now --yes >/dev/null
+case $(findmnt -n -o SOURCE "$mnt") in /dev/nbd*) ;; *) echo "not mounted from the cache again"; exit 1 ;; esac
+newpid=$(python3 -c "import glob,json; print(json.load(open(glob.glob(\"/var/lib/ssdkeeper/cache/*.json\")[0]))[\"cache\"][\"resources\"][\"pid\"])")
+[ "$newpid" != "$pid" ] && [ -e "/proc/$newpid" ] || { echo "no new daemon serves the cache"; exit 1; }
+(cd "$mnt" && sha256sum -c --quiet /tmp/ssdk-ram-kill.sum)
+echo "reattached (ssdkeeper-cached pid $newpid): the synced file reads back intact through the cache ($(($(date +%s) - t0)) s)"
 "$CTL" cache disable "$dev"
 cache_test_end "$dev" "$mnt" /tmp/ssdk-ram-kill.sum
 echo "synced data intact, fsck clean ($(($(date +%s) - t0)) s)"
