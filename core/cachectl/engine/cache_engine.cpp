@@ -22,6 +22,8 @@ constexpr std::uint64_t kBlock = CacheEngine::kBlockSize;
 constexpr unsigned kGroupShift = 4;
 // Longest backing write write-back issues (blocks): 1 MiB.
 constexpr std::size_t kMaxRunBlocks = 256;
+// Reads from this size on ask the sequential detector before looking at the cache (read()).
+constexpr std::uint64_t kStreamCheckBytes = 64 * 1024;
 // RAM one cached block is budgeted for besides its data (index + policy; the adaptive policy
 // keeps three experts' state and ghosts). stats().metadataBytes reports what is really used.
 constexpr std::uint64_t kMetadataPerBlockBudget = 256;
@@ -333,7 +335,8 @@ CacheEngine::Shard& CacheEngine::shardOf(std::uint64_t block) const {
 
 // ---- reads ----
 
-bool CacheEngine::readCachedLocked(Shard& shard, std::uint64_t block, std::byte* out) {
+bool CacheEngine::readCachedLocked(Shard& shard, std::uint64_t block, std::byte* out,
+                                   bool promote) {
     Slot* const found = shard.slots.find(block);
     if (found == nullptr) {
         ++shard.misses;
@@ -349,7 +352,9 @@ bool CacheEngine::readCachedLocked(Shard& shard, std::uint64_t block, std::byte*
         return false;
     }
     ++shard.hits;
-    shard.recordHit(block);
+    if (promote) {
+        shard.recordHit(block);
+    }
     return true;
 }
 
@@ -387,6 +392,16 @@ Expected<void> CacheEngine::read(std::uint64_t offset, std::span<std::byte> out)
     const std::uint64_t last = (end - 1) / kBlock;
     std::array<std::byte, kBlock> whole;
     std::vector<std::uint64_t> missing;
+    // A request of a sequential stream past the cutoff: its misses are not admitted and its
+    // hits do not count as references for the policy (a stream read once must not push out
+    // what is re-read; bcache serves such hits the same way). Asked up front only for large
+    // requests, where it is one look-up per many blocks; a small request asks only when it
+    // missed, so the 4 KiB hit path never takes the detector's lock.
+    std::optional<bool> streaming;
+    if (out.size() >= kStreamCheckBytes) {
+        streaming = m_detector->bypass(offset, out.size());
+    }
+    const bool promote = !streaming.value_or(false);
     // The blocks of one group share a shard: one lock per group.
     constexpr std::uint64_t kGroupMask = (std::uint64_t{1} << kGroupShift) - 1;
     for (std::uint64_t block = first; block <= last;) {
@@ -399,7 +414,7 @@ Expected<void> CacheEngine::read(std::uint64_t offset, std::span<std::byte> out)
             const std::uint64_t to = std::min(end, blockStart + kBlock);
             const bool aligned = from == blockStart && to == blockStart + kBlock;
             std::byte* target = aligned ? out.data() + (from - offset) : whole.data();
-            if (readCachedLocked(shard, block, target)) {
+            if (readCachedLocked(shard, block, target, promote)) {
                 if (!aligned) {
                     std::memcpy(out.data() + (from - offset), whole.data() + (from - blockStart),
                                 to - from);
@@ -412,7 +427,7 @@ Expected<void> CacheEngine::read(std::uint64_t offset, std::span<std::byte> out)
     if (missing.empty()) {
         return {};
     }
-    const bool bypass = m_detector->bypass(offset, out.size());
+    const bool bypass = streaming ? *streaming : m_detector->bypass(offset, out.size());
     // Read each run of consecutive missing blocks with one backing read.
     std::vector<std::byte> buffer;
     std::vector<std::uint64_t> epochs;

@@ -3,7 +3,9 @@
 // NBD server serves). 4 KiB blocks; the RAM budget counts cached data and metadata.
 //
 // - Reads are cached by the replacement policy (policy.h, "adaptive" by default). Misses of a
-//   sequential stream past `sequentialCutoff` bytes bypass the cache (per stream, bcache-like).
+//   sequential stream past `sequentialCutoff` bytes bypass the cache (per stream, bcache-like);
+//   its hits are served but not told to the policy, so a stream does not promote what it
+//   passes over.
 // - Write-through: the backing write completes before write() returns; written blocks are
 //   cached afterwards. Write-back: full-block writes are absorbed in RAM as dirty blocks; a
 //   background writer writes them back, coalescing adjacent dirty blocks into writes of up to
@@ -123,8 +125,9 @@ private:
     CacheEngine(BlockStore& backing, CacheConfig config, std::uint64_t capacityBlocks);
 
     Shard& shardOf(std::uint64_t block) const;
-    // A hit decodes the block into out and records it with the policy. Shard lock held.
-    bool readCachedLocked(Shard& shard, std::uint64_t block, std::byte* out);
+    // A hit decodes the block into out and, when promote, records it with the policy. Shard
+    // lock held.
+    bool readCachedLocked(Shard& shard, std::uint64_t block, std::byte* out, bool promote);
     void insertClean(Shard& shard, std::uint64_t block, const std::byte* data, std::uint64_t epoch);
     Expected<void> writeDirect(std::uint64_t firstBlock, std::uint64_t offset,
                                std::span<const std::byte> data, bool fua, bool cacheAfter);

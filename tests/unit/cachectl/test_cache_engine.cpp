@@ -485,6 +485,51 @@ TEST_CASE("a sequential scan is bypassed and the hot set survives it", "[cachect
     CHECK(hotHits >= 0.95);
 }
 
+TEST_CASE("hits of a sequential stream past the cutoff do not promote what they read",
+          "[cachectl][engine]") {
+    // LRU makes the effect exact. The cache holds A (older) and B (newer); a sequential
+    // stream then reads A again, all hits. New blocks then push out half the cache: were the
+    // stream's hits references, A would be the newest and B would go; they are not, so A goes
+    // and B stays.
+    TestBackingStore backing(64ULL << 20);
+    CacheConfig config;
+    config.ramBytes = 2048 * (4096 + 256);
+    config.shards = 1;
+    config.policy = "lru";
+    // Every 128 KiB request of the stream is past a 64 KiB cutoff, from its first on.
+    config.sequentialCutoff = 64 * 1024;
+    auto engine = CacheEngine::create(backing, config);
+    REQUIRE(engine);
+    const std::uint64_t capacity = (*engine)->stats().capacityBlocks;
+    const std::uint64_t half = capacity / 2;
+    std::vector<std::byte> block(4096);
+    std::mt19937_64 random(11);
+    const auto readShuffled = [&](std::uint64_t first, std::uint64_t count) {
+        std::vector<std::uint64_t> order(count);
+        std::iota(order.begin(), order.end(), first);
+        std::shuffle(order.begin(), order.end(), random);
+        for (const std::uint64_t i : order) {
+            REQUIRE((*engine)->read(i * 4096, block));
+        }
+    };
+    readShuffled(0, half);    // A
+    readShuffled(half, half); // B
+    const auto beforeStream = (*engine)->stats();
+    std::vector<std::byte> chunk(128 * 1024);
+    for (std::uint64_t at = 0; at < half * 4096; at += chunk.size()) {
+        REQUIRE((*engine)->read(at, chunk));
+    }
+    const auto afterStream = (*engine)->stats();
+    CHECK(afterStream.readHits - beforeStream.readHits == half);
+    readShuffled(4 * capacity, half); // new blocks, small random reads: admitted
+    const auto beforeB = (*engine)->stats();
+    readShuffled(half, half);
+    CHECK((*engine)->stats().readHits - beforeB.readHits == half);
+    const auto beforeA = (*engine)->stats();
+    readShuffled(0, half);
+    CHECK((*engine)->stats().readHits - beforeA.readHits == 0);
+}
+
 TEST_CASE("the block codec round-trips and stores incompressible blocks raw",
           "[cachectl][engine]") {
     std::mt19937_64 random(9);
