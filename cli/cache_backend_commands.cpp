@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <tuple>
 #include <unistd.h>
 
 #include "core/base/bytes.h"
+#include "core/cachectl/backend.h"
 #include "core/rpc/client.h"
 
 namespace ssdk::cli {
@@ -20,6 +22,8 @@ struct CacheOptions {
     std::string compression = "lz4";
     std::string mode = "write-through";
     std::string cacheDevice;
+    std::string sequentialCutoff;             // a size ("4M", "0"); empty: the backend's default
+    std::optional<unsigned> writebackPercent; // absent: the backend's default
     bool applyNow = false;
     bool atNextBoot = false;
     bool powerSafe = false;
@@ -36,14 +40,61 @@ Expected<std::uint64_t> sizeOption(const std::string& text) {
     return size->value;
 }
 
+// The cache.enable arguments for --sequential-cutoff and --writeback-percent (none when not
+// given). Errors are InvalidArgument (exit 2), found before the helper is asked anything.
+Expected<Json> tuningArgs(const CacheOptions& options) {
+    cachectl::CachePlan tuning;
+    Json args = Json::object();
+    if (!options.sequentialCutoff.empty()) {
+        auto cutoff = parseSize(options.sequentialCutoff);
+        if (!cutoff) {
+            return std::unexpected(Error(cutoff.error()).addContext("--sequential-cutoff"));
+        }
+        tuning.sequentialCutoff = cutoff->value;
+        if (auto checked = cachectl::checkTuning(tuning); !checked) {
+            return std::unexpected(Error(checked.error()).addContext("--sequential-cutoff"));
+        }
+        args["sequential_cutoff"] = cutoff->value;
+    }
+    if (options.writebackPercent) {
+        tuning.writebackPercent = *options.writebackPercent;
+        args["writeback_percent"] = *options.writebackPercent;
+    }
+    if (auto checked = cachectl::checkTuning(tuning); !checked) {
+        return std::unexpected(checked.error());
+    }
+    return args;
+}
+
+std::string cutoffText(std::uint64_t bytes) {
+    return bytes == 0 ? "0 (never bypass)" : formatIec(Bytes(bytes));
+}
+
+// "sequential cutoff 4.0 MiB, writeback percent 10" for the tuning that is set or known.
+std::string tuningText(const Json& json) {
+    std::string text;
+    if (json.contains("sequential_cutoff") && json["sequential_cutoff"].is_number()) {
+        text = "sequential cutoff " + cutoffText(json["sequential_cutoff"].get<std::uint64_t>());
+    }
+    if (json.contains("writeback_percent") && json["writeback_percent"].is_number()) {
+        text += fmt::format("{}writeback percent {}", text.empty() ? "" : ", ",
+                            json["writeback_percent"].get<unsigned>());
+    }
+    return text;
+}
+
 std::string statsLine(const Json& stats) {
-    return fmt::format("hits {} misses {} (hit ratio {:.1f} %), dirty {}, RAM used {}, "
-                       "compression {:.2f}x",
-                       stats.value("hits", 0ULL), stats.value("misses", 0ULL),
-                       100.0 * stats.value("hit_ratio", 0.0),
-                       formatIec(Bytes(stats.value("dirty_bytes", 0ULL))),
-                       formatIec(Bytes(stats.value("ram_used_bytes", 0ULL))),
-                       stats.value("compression_ratio", 1.0));
+    std::string line = fmt::format("hits {} misses {} (hit ratio {:.1f} %), dirty {}, RAM used {}, "
+                                   "compression {:.2f}x",
+                                   stats.value("hits", 0ULL), stats.value("misses", 0ULL),
+                                   100.0 * stats.value("hit_ratio", 0.0),
+                                   formatIec(Bytes(stats.value("dirty_bytes", 0ULL))),
+                                   formatIec(Bytes(stats.value("ram_used_bytes", 0ULL))),
+                                   stats.value("compression_ratio", 1.0));
+    if (const std::string tuning = tuningText(stats); !tuning.empty()) {
+        line += "\n  in effect: " + tuning;
+    }
+    return line;
 }
 
 int runStatus(const CliContext& context, const CacheOptions& options) {
@@ -79,7 +130,7 @@ int runStatus(const CliContext& context, const CacheOptions& options) {
 
 // "At next boot": the fstab change is shown first, then written by the helper if confirmed.
 int runEnableAtNextBoot(const CliContext& context, const CacheOptions& options,
-                        const std::string& backend, std::uint64_t bytes) {
+                        const std::string& backend, std::uint64_t bytes, const Json& tuning) {
     rpc::HelperClient helper;
     Json args{{"device", options.device},
               {"backend", backend},
@@ -88,6 +139,7 @@ int runEnableAtNextBoot(const CliContext& context, const CacheOptions& options,
               {"mode", options.mode},
               {"power_safe", options.powerSafe},
               {"at_next_boot", true}};
+    args.update(tuning);
     if (!options.cacheDevice.empty()) {
         args["cache_device"] = options.cacheDevice;
     }
@@ -131,6 +183,10 @@ int runEnableAtNextBoot(const CliContext& context, const CacheOptions& options,
 }
 
 int runEnable(const CliContext& context, const CacheOptions& options) {
+    auto tuning = tuningArgs(options);
+    if (!tuning) {
+        return reportError(context, tuning.error());
+    }
     rpc::HelperClient helper;
     auto probe = helper.call("cache.probe", Json::object());
     if (!probe) {
@@ -163,7 +219,7 @@ int runEnable(const CliContext& context, const CacheOptions& options) {
         bytes = *parsed;
     }
     if (options.atNextBoot) {
-        return runEnableAtNextBoot(context, options, backend, bytes);
+        return runEnableAtNextBoot(context, options, backend, bytes, *tuning);
     }
     if (options.applyNow &&
         !confirmed(options.yes,
@@ -179,6 +235,7 @@ int runEnable(const CliContext& context, const CacheOptions& options) {
               {"mode", options.mode},
               {"apply_now", options.applyNow},
               {"power_safe", options.powerSafe}};
+    args.update(*tuning);
     if (!options.cacheDevice.empty()) {
         args["cache_device"] = options.cacheDevice;
     }
@@ -192,9 +249,11 @@ int runEnable(const CliContext& context, const CacheOptions& options) {
         return kExitOk;
     }
     const auto& record = (*result)["record"];
-    std::cout << fmt::format("Cache on: {} now caches {} ({}, {}, {}).\n",
+    const std::string tuned = tuningText(*tuning);
+    std::cout << fmt::format("Cache on: {} now caches {} ({}, {}, {}{}).\n",
                              record["cache"]["cached_device"].get<std::string>(), options.device,
-                             backend, formatIec(Bytes(bytes)), options.mode);
+                             backend, formatIec(Bytes(bytes)), options.mode,
+                             tuned.empty() ? "" : ", " + tuned);
     if (record["mount"].is_object()) {
         std::cout << fmt::format("Mounted on {} with {}.\n",
                                  record["mount"]["mount_point"].get<std::string>(),
@@ -340,6 +399,14 @@ void addCacheBackendCommands(CLI::App& app, CliContext& context, Commands& comma
     enable->add_option("--mode", options->mode, "write-through or write-back")
         ->check(CLI::IsMember({"write-through", "write-back"}))
         ->capture_default_str();
+    enable->add_option("--sequential-cutoff", options->sequentialCutoff,
+                       "Sequential reads and writes longer than SIZE bypass the cache, e.g. 4M; "
+                       "0: never bypass (bcache, engine; default: the backend's, 4M)");
+    enable
+        ->add_option("--writeback-percent", options->writebackPercent,
+                     "Write-back keeps writing back until dirty data is below N % of the "
+                     "cache (bcache; default: bcache's, 10)")
+        ->check(CLI::Range(0, 100));
     enable->add_option("--cache-device", options->cacheDevice,
                        "ssd-cache: the SSD partition to cache with (overwritten)");
     enable->add_flag("--apply-now", options->applyNow,

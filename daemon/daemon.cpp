@@ -36,6 +36,7 @@ Json cacheStatsOf(const cachectl::engine::CacheEngine* engine) {
     return Json{{"mode", std::string(toString(engine->writeMode()))},
                 {"compression", config.compression ? "lz4" : "none"},
                 {"policy", config.policy},
+                {"sequential_cutoff", config.sequentialCutoff},
                 {"capacity_bytes", s.ramBytes},
                 {"capacity_blocks", s.capacityBlocks},
                 {"cached_blocks", s.cachedBlocks},

@@ -33,6 +33,8 @@ struct CacheOptions {
     double dirtyHigh = 0.50; // shares of the cache that may be dirty (write-back)
     double dirtyLow = 0.25;
     std::string policy = "adaptive";
+    // Misses of a sequential stream past this many bytes bypass the cache; 0: never.
+    std::uint64_t sequentialCutoff = 4ULL << 20;
 };
 
 struct DaemonConfig {

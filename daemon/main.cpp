@@ -4,7 +4,7 @@
 //                    [--control PATH] [--threads N] [--write-mode write-back|write-through]
 //                    [--cache-size BYTES] [--compression lz4|none]
 //                    [--mode write-through|write-back] [--dirty-high F] [--dirty-low F]
-//                    [--cache-policy NAME]
+//                    [--cache-policy NAME] [--sequential-cutoff BYTES]
 //
 // SIGTERM, SIGINT and SIGHUP stop it cleanly: running requests finish, every export is
 // flushed, the sockets are removed, and it exits 0 (1 if a flush failed).
@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
     double dirtyHigh = 0.50;
     double dirtyLow = 0.25;
     std::string cachePolicy = "adaptive";
+    std::string sequentialCutoff = "4M";
     app.add_option("--export", exportSpecs,
                    "NAME=PATH: serve the block device or file PATH as NBD export NAME")
         ->required();
@@ -58,6 +59,10 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0.0, 1.0));
     app.add_option("--cache-policy", cachePolicy, "replacement policy: adaptive, lirs, s3fifo, lru")
         ->check(CLI::IsMember({"adaptive", "lirs", "s3fifo", "lru"}));
+    app.add_option("--sequential-cutoff", sequentialCutoff,
+                   "misses of a sequential stream past this many bytes bypass the cache "
+                   "(suffixes K M G: binary); 0: never bypass")
+        ->capture_default_str();
     app.add_option("--log-level", logLevel, "trace, debug, info, warn, error")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}));
     CLI11_PARSE(app, argc, argv);
@@ -98,6 +103,12 @@ int main(int argc, char** argv) {
     config.cache.dirtyHigh = dirtyHigh;
     config.cache.dirtyLow = dirtyLow;
     config.cache.policy = cachePolicy;
+    auto cutoff = parseSize(sequentialCutoff);
+    if (!cutoff) {
+        std::cerr << "ssdkeeper-cached: --sequential-cutoff: " << cutoff.error().describe() << "\n";
+        return 2;
+    }
+    config.cache.sequentialCutoff = cutoff->value;
 
     // Every thread inherits this mask, so the signals are taken only by sigwait below.
     sigset_t stopSignals;

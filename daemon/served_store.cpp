@@ -30,6 +30,7 @@ Expected<ServedStore> makeServedStore(const DaemonConfig& config, const ExportCo
     engineConfig.dirtyHighWatermark = config.cache.dirtyHigh;
     engineConfig.dirtyLowWatermark = config.cache.dirtyLow;
     engineConfig.policy = config.cache.policy;
+    engineConfig.sequentialCutoff = config.cache.sequentialCutoff;
     auto engine = cachectl::engine::CacheEngine::create(*owner->backing, engineConfig);
     if (!engine) {
         return std::unexpected(

@@ -93,12 +93,41 @@ Expected<Json> status(CacheManager& manager, const Json& args) {
     return Json{{"caches", caches}};
 }
 
+// sequential_cutoff and writeback_percent of cache.enable, checked before anything else.
+Expected<void> tuningArgs(const Json& args, CachePlan& plan) {
+    if (args.contains("sequential_cutoff")) {
+        auto cutoff = unsignedArg(args, "sequential_cutoff");
+        if (!cutoff) {
+            return std::unexpected(cutoff.error());
+        }
+        plan.sequentialCutoff = *cutoff;
+    }
+    if (args.contains("writeback_percent")) {
+        auto percent = unsignedArg(args, "writeback_percent");
+        if (!percent) {
+            return std::unexpected(percent.error());
+        }
+        if (*percent > 100) {
+            return fail(ErrorCode::InvalidArgument,
+                        "the writeback percent must be between 0 and 100, not " +
+                            std::to_string(*percent));
+        }
+        plan.writebackPercent = static_cast<unsigned>(*percent);
+    }
+    return checkTuning(plan);
+}
+
 Expected<Json> enable(CacheManager& manager, const Json& args, const VerbEvents& events) {
     if (auto keys = requireOnlyKeys(args, {"device", "backend", "size", "compression", "mode",
                                            "cache_device", "apply_now", "power_safe",
-                                           "at_next_boot", "preview", "fstab_line"});
+                                           "at_next_boot", "preview", "fstab_line",
+                                           "sequential_cutoff", "writeback_percent"});
         !keys) {
         return std::unexpected(keys.error());
+    }
+    CachePlan tuning;
+    if (auto checked = tuningArgs(args, tuning); !checked) {
+        return std::unexpected(checked.error());
     }
     auto origin = blockDeviceArg(args, "device", true);
     if (!origin) {
@@ -147,6 +176,8 @@ Expected<Json> enable(CacheManager& manager, const Json& args, const VerbEvents&
         return std::unexpected(fstabLine.error());
     }
     CachePlan plan{*origin, cacheName(*origin), *size, *parsedCompression, *parsedMode, ""};
+    plan.sequentialCutoff = tuning.sequentialCutoff;
+    plan.writebackPercent = tuning.writebackPercent;
     if (args.contains("cache_device")) {
         auto cacheDevice = blockDeviceArg(args, "cache_device", false);
         if (!cacheDevice) {

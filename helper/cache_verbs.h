@@ -17,11 +17,13 @@ inline constexpr const char* kCacheStateDir = "/var/lib/ssdkeeper/cache";
 //                   capabilities}], ram: {total_bytes, available_bytes, suggested_bytes}}
 // cache.status {} → {caches: [{phase, cache, mount, stats, stats_error}]}
 // cache.enable {device, backend, size, compression, mode, cache_device?, apply_now?,
-//               power_safe?, at_next_boot?, preview?, fstab_line?}
+//               power_safe?, at_next_boot?, preview?, fstab_line?, sequential_cutoff? (bytes,
+//               0–1 GiB), writeback_percent? (0–100)}
 //              → {record}; a mounted device needs apply_now: true (unmount, stack, remount) or
 //              at_next_boot: true (fstab and the boot unit; with preview: true only
 //              {fstab: {path, line, before, after, diff}} is returned and nothing changes;
-//              fstab_line: the new line as shown to the user, refused when it differs now)
+//              fstab_line: the new line as shown to the user, refused when it differs now;
+//              a tuning value the backend has no knob for is refused with its reason)
 // cache.disable {device} → {disabled}: flush, tear down, mount the origin back
 // cache.flush {device} → {flushed}
 // cache.mode {device, mode} → {record}

@@ -16,6 +16,7 @@
 #include <QRadioButton>
 #include <QScrollArea>
 #include <QSlider>
+#include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -34,6 +35,7 @@ namespace {
 
 constexpr std::uint64_t kMiB = 1024ULL * 1024ULL;
 constexpr int kChartSeconds = 120;
+constexpr std::uint64_t kKiB = 1024;
 
 QString iec(std::uint64_t bytes) {
     return QString::fromStdString(formatIec(Bytes(bytes)));
@@ -122,6 +124,12 @@ bool ManagerCacheCalls::call(const QString& verb, Json args) {
                            parseCompression(str(args, "compression")).value_or(Compression::None),
                            parseCacheMode(str(args, "mode")).value_or(CacheMode::WriteThrough),
                            ""};
+            if (args.contains("sequential_cutoff")) {
+                plan.sequentialCutoff = args["sequential_cutoff"].get<std::uint64_t>();
+            }
+            if (args.contains("writeback_percent")) {
+                plan.writebackPercent = args["writeback_percent"].get<unsigned>();
+            }
             const PowerPolicy power{args.value("power_safe", false), ""};
             if (args.value("preview", false)) {
                 auto change = m_manager.previewAtBoot(str(args, "backend"), plan);
@@ -302,6 +310,7 @@ void RamCachePage::build() {
     form->addRow(QString(), m_applyNow);
     buildSafety(form);
     layout->addWidget(settings);
+    layout->addWidget(buildTuning());
 
     auto* live = new QGroupBox(tr("Live"));
     auto* liveLayout = new QVBoxLayout(live);
@@ -612,6 +621,18 @@ void RamCachePage::addSample(const Json& stats) {
                               .arg(iec(stats.value("dirty_bytes", 0ULL)))
                               .arg(iec(stats.value("ram_used_bytes", 0ULL)))
                               .arg(iec(stats.value("cache_bytes", 0ULL))));
+    QStringList tuning;
+    if (stats.contains("sequential_cutoff") && stats["sequential_cutoff"].is_number()) {
+        const auto cutoff = stats["sequential_cutoff"].get<std::uint64_t>();
+        tuning << tr("sequential cutoff %1").arg(cutoff == 0 ? tr("off") : iec(cutoff));
+    }
+    if (stats.contains("writeback_percent") && stats["writeback_percent"].is_number()) {
+        tuning << tr("writeback percent %1").arg(stats["writeback_percent"].get<unsigned>());
+    }
+    if (!tuning.isEmpty()) {
+        m_statsLabel->setText(m_statsLabel->text() + QStringLiteral(" · ") +
+                              tuning.join(QStringLiteral(" · ")));
+    }
     const double ratio = stats.value("compression_ratio", 1.0);
     m_ratio->setText(stats.value("physical_bytes", 0ULL) > 0
                          ? tr("live ratio %1×").arg(ratio, 0, 'f', 2)
@@ -754,6 +775,7 @@ void RamCachePage::updateControls() {
         m_compression->setCurrentText(current);
     }
     m_compression->blockSignals(false);
+    updateTuning(backend, active);
 }
 
 void RamCachePage::onToggled(bool on) {
@@ -765,6 +787,7 @@ void RamCachePage::onToggled(bool on) {
                   {"compression", m_compression->currentText().toStdString()},
                   {"mode", m_writeBack->isChecked() ? "write-back" : "write-through"},
                   {"power_safe", m_powerSafe->isChecked()}};
+        addTuning(args);
         if (m_atNextBoot->isChecked()) {
             // Ask for the fstab change first; confirmAtNextBoot() shows it.
             args["at_next_boot"] = true;
@@ -786,6 +809,96 @@ void RamCachePage::onToggled(bool on) {
     } else if (auto active = activeCache(); active) {
         send(QStringLiteral("cache.disable"),
              Json{{"device", str((*active)["cache"]["plan"], "origin")}});
+    }
+}
+
+QWidget* RamCachePage::buildTuning() {
+    auto* group = new QGroupBox(tr("Advanced"));
+    auto* form = new QFormLayout(group);
+    m_cutoffSet = new QCheckBox(tr("Sequential cutoff"));
+    m_cutoffSet->setObjectName("ramcache.sequentialCutoffSet");
+    m_cutoff = new QSpinBox;
+    m_cutoff->setObjectName("ramcache.sequentialCutoff");
+    m_cutoff->setRange(0, static_cast<int>(cachectl::kMaxSequentialCutoff / kKiB));
+    m_cutoff->setSingleStep(512);
+    m_cutoff->setValue(4096); // bcache's and the engine's default, 4 MiB
+    m_cutoff->setSuffix(tr(" KiB"));
+    m_cutoff->setSpecialValueText(tr("0 (never bypass)"));
+    form->addRow(m_cutoffSet, m_cutoff);
+    m_percentSet = new QCheckBox(tr("Writeback percent"));
+    m_percentSet->setObjectName("ramcache.writebackPercentSet");
+    m_percent = new QSpinBox;
+    m_percent->setObjectName("ramcache.writebackPercent");
+    m_percent->setRange(0, 100);
+    m_percent->setValue(10); // bcache's default
+    m_percent->setSuffix(tr(" %"));
+    form->addRow(m_percentSet, m_percent);
+    auto* note = new QLabel(tr("Unticked: the backend's default."));
+    note->setWordWrap(true);
+    form->addRow(note);
+    for (auto* box : {m_cutoffSet, m_percentSet}) {
+        connect(box, &QCheckBox::toggled, this, [this] { updateControls(); });
+    }
+    return group;
+}
+
+void RamCachePage::updateTuning(const Json& backend, const std::optional<Json>& active) {
+    const Json capabilities =
+        backend.is_object() ? backend.value("capabilities", Json::object()) : Json::object();
+    struct Knob {
+        QCheckBox* set;
+        QSpinBox* value;
+        const char* key;
+        const char* reasonKey;
+        QString help;
+    };
+    const Knob knobs[] = {
+        {m_cutoffSet, m_cutoff, "sequential_cutoff", "no_sequential_cutoff_reason",
+         tr("Sequential reads and writes longer than this bypass the cache (bcache's "
+            "sequential_cutoff). 0: nothing bypasses it.")},
+        {m_percentSet, m_percent, "writeback_percent", "no_writeback_percent_reason",
+         tr("bcache keeps writing back until dirty data is below this share of the cache "
+            "(write-back only).")},
+    };
+    const Json plan = active ? (*active)["cache"]["plan"] : Json::object();
+    for (const auto& knob : knobs) {
+        const bool supported = capabilities.value(knob.key, false);
+        QString tip = knob.help;
+        if (!supported && backend.is_object()) {
+            const std::string reason = str(capabilities, knob.reasonKey);
+            tip += QLatin1Char('\n') +
+                   tr("Not with %1: %2")
+                       .arg(qs(str(backend, "name")),
+                            reason.empty() ? tr("it has no such setting") : qs(reason));
+        }
+        for (QWidget* widget :
+             {static_cast<QWidget*>(knob.set), static_cast<QWidget*>(knob.value)}) {
+            widget->setToolTip(tip);
+        }
+        knob.set->blockSignals(true);
+        if (active) {
+            // What the running cache was asked for; changed by turning it off and on.
+            knob.set->setChecked(plan.contains(knob.key) && plan[knob.key].is_number());
+            if (knob.set->isChecked()) {
+                const auto value = plan[knob.key].get<std::uint64_t>();
+                knob.value->setValue(
+                    static_cast<int>(knob.value == m_cutoff ? value / kKiB : value));
+            }
+        } else if (!supported) {
+            knob.set->setChecked(false);
+        }
+        knob.set->blockSignals(false);
+        knob.set->setEnabled(supported && !active);
+        knob.value->setEnabled(supported && !active && knob.set->isChecked());
+    }
+}
+
+void RamCachePage::addTuning(Json& args) const {
+    if (m_cutoffSet->isEnabled() && m_cutoffSet->isChecked()) {
+        args["sequential_cutoff"] = static_cast<std::uint64_t>(m_cutoff->value()) * kKiB;
+    }
+    if (m_percentSet->isEnabled() && m_percentSet->isChecked()) {
+        args["writeback_percent"] = m_percent->value();
     }
 }
 

@@ -19,6 +19,7 @@ class QMessageBox;
 class QPushButton;
 class QRadioButton;
 class QSlider;
+class QSpinBox;
 class QTimer;
 class QChart;
 class QChartView;
@@ -113,6 +114,11 @@ private:
     void addSample(const Json& stats);
     // Power safety and "at next boot" (docs/ram-cache.md#power-safety, #at-next-boot).
     void buildSafety(QFormLayout* form);
+    // Sequential cutoff and writeback percent (docs/ram-cache.md#tuning): each set only when
+    // its box is ticked, and only for a backend with that knob.
+    QWidget* buildTuning();
+    void updateTuning(const Json& backend, const std::optional<Json>& active);
+    void addTuning(Json& args) const;
     void applySafety(const std::optional<Json>& active);
     void confirmAtNextBoot(const Json& fstab, Json args);
     QString selectedPartition() const;
@@ -144,6 +150,10 @@ private:
     QRadioButton* m_writeThrough;
     QRadioButton* m_writeBack;
     QLabel* m_writeBackWarning;
+    QCheckBox* m_cutoffSet;
+    QSpinBox* m_cutoff; // KiB
+    QCheckBox* m_percentSet;
+    QSpinBox* m_percent;
     QCheckBox* m_applyNow;
     QCheckBox* m_atNextBoot;
     QCheckBox* m_powerSafe;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/base/bytes.h"
+
 namespace ssdk::cachectl {
 
 namespace {
@@ -19,6 +21,21 @@ template <typename T> Expected<T> field(const Json& json, const char* key) {
     } catch (const Json::exception&) {
         return fail(ErrorCode::Parse, std::string("field '") + key + "' has the wrong type");
     }
+}
+
+// An optional unsigned field: absent or null → nullopt; anything but a non-negative integer → a
+// Parse error naming the field.
+Expected<std::optional<std::uint64_t>> optionalUnsigned(const Json& json, const char* key) {
+    if (!json.contains(key) || json[key].is_null()) {
+        return std::optional<std::uint64_t>{};
+    }
+    const Json& value = json[key];
+    if (value.is_number_unsigned() ||
+        (value.is_number_integer() && value.get<std::int64_t>() >= 0)) {
+        return std::optional<std::uint64_t>(value.get<std::uint64_t>());
+    }
+    return fail(ErrorCode::Parse,
+                std::string("field '") + key + "' must be a non-negative integer");
 }
 
 bool validName(std::string_view name) {
@@ -94,9 +111,17 @@ double CacheStats::compressionRatio() const {
 }
 
 Json toJson(const CachePlan& plan) {
-    return Json{{"origin", plan.origin},          {"name", plan.name},
-                {"cache_bytes", plan.cacheBytes}, {"compression", toString(plan.compression)},
-                {"mode", toString(plan.mode)},    {"cache_device", plan.cacheDevice}};
+    Json json{{"origin", plan.origin},          {"name", plan.name},
+              {"cache_bytes", plan.cacheBytes}, {"compression", toString(plan.compression)},
+              {"mode", toString(plan.mode)},    {"cache_device", plan.cacheDevice}};
+    // Only when set: absent means the backend's default (and keeps older readers happy).
+    if (plan.sequentialCutoff) {
+        json["sequential_cutoff"] = *plan.sequentialCutoff;
+    }
+    if (plan.writebackPercent) {
+        json["writeback_percent"] = *plan.writebackPercent;
+    }
+    return json;
 }
 
 Expected<CachePlan> planFromJson(const Json& json) {
@@ -124,6 +149,23 @@ Expected<CachePlan> planFromJson(const Json& json) {
     plan.compression = *parsedCompression;
     plan.mode = *parsedMode;
     plan.cacheDevice = json.value("cache_device", "");
+    // Journals written before the tuning existed have neither field: backend defaults.
+    auto cutoff = optionalUnsigned(json, "sequential_cutoff");
+    if (!cutoff) {
+        return std::unexpected(cutoff.error());
+    }
+    auto percent = optionalUnsigned(json, "writeback_percent");
+    if (!percent) {
+        return std::unexpected(percent.error());
+    }
+    plan.sequentialCutoff = *cutoff;
+    if (*percent) {
+        if (**percent > 100) {
+            return fail(ErrorCode::Parse, "field 'writeback_percent' must be 0–100, not " +
+                                              std::to_string(**percent));
+        }
+        plan.writebackPercent = static_cast<unsigned>(**percent);
+    }
     return plan;
 }
 
@@ -157,7 +199,11 @@ Json toJson(const CacheStats& stats) {
                 {"logical_bytes", stats.logicalBytes},
                 {"physical_bytes", stats.physicalBytes},
                 {"compression_ratio", stats.compressionRatio()},
-                {"mode", toString(stats.mode)}};
+                {"mode", toString(stats.mode)},
+                {"sequential_cutoff",
+                 stats.sequentialCutoff ? Json(*stats.sequentialCutoff) : Json(nullptr)},
+                {"writeback_percent",
+                 stats.writebackPercent ? Json(*stats.writebackPercent) : Json(nullptr)}};
 }
 
 Expected<CacheStats> cacheStatsFromJson(const Json& json) {
@@ -175,6 +221,16 @@ Expected<CacheStats> cacheStatsFromJson(const Json& json) {
         stats.physicalBytes = json.value("physical_bytes", std::uint64_t{0});
     } catch (const Json::exception& error) {
         return fail(ErrorCode::Parse, std::string("cache statistics: ") + error.what());
+    }
+    auto cutoff = optionalUnsigned(json, "sequential_cutoff");
+    auto percent = optionalUnsigned(json, "writeback_percent");
+    if (!cutoff || !percent) {
+        return std::unexpected(
+            Error(cutoff ? percent.error() : cutoff.error()).addContext("cache statistics"));
+    }
+    stats.sequentialCutoff = *cutoff;
+    if (*percent) {
+        stats.writebackPercent = static_cast<unsigned>(std::min<std::uint64_t>(**percent, 100));
     }
     auto mode = parseCacheMode(json.value("mode", "write-through"));
     if (!mode) {
@@ -200,7 +256,11 @@ Json toJson(const Capabilities& capabilities) {
                 {"persistent", capabilities.persistent},
                 {"ram_backed", capabilities.ramBacked},
                 {"needs_cache_device", capabilities.needsCacheDevice},
-                {"compressions", compressions}};
+                {"compressions", compressions},
+                {"sequential_cutoff", capabilities.sequentialCutoff},
+                {"writeback_percent", capabilities.writebackPercent},
+                {"no_sequential_cutoff_reason", capabilities.noSequentialCutoffReason},
+                {"no_writeback_percent_reason", capabilities.noWritebackPercentReason}};
 }
 
 Capabilities capabilitiesFromJson(const Json& json) {
@@ -211,6 +271,10 @@ Capabilities capabilitiesFromJson(const Json& json) {
     capabilities.persistent = json.value("persistent", false);
     capabilities.ramBacked = json.value("ram_backed", true);
     capabilities.needsCacheDevice = json.value("needs_cache_device", false);
+    capabilities.sequentialCutoff = json.value("sequential_cutoff", false);
+    capabilities.writebackPercent = json.value("writeback_percent", false);
+    capabilities.noSequentialCutoffReason = json.value("no_sequential_cutoff_reason", "");
+    capabilities.noWritebackPercentReason = json.value("no_writeback_percent_reason", "");
     for (const auto& item : json.value("compressions", Json::array())) {
         if (item.is_string()) {
             if (auto parsed = parseCompression(item.get<std::string>()); parsed) {
@@ -247,6 +311,22 @@ std::uint64_t suggestedCacheBytes(std::uint64_t totalRamBytes) {
     return quarter / kMiB * kMiB;
 }
 
+Expected<void> checkTuning(const CachePlan& plan) {
+    if (plan.sequentialCutoff && *plan.sequentialCutoff > kMaxSequentialCutoff) {
+        return fail(ErrorCode::InvalidArgument,
+                    "the sequential cutoff must be at most 1 GiB (0: never bypass the cache), "
+                    "not " +
+                        std::to_string(*plan.sequentialCutoff) + " bytes (" +
+                        formatIec(Bytes(*plan.sequentialCutoff)) + ")");
+    }
+    if (plan.writebackPercent && *plan.writebackPercent > 100) {
+        return fail(ErrorCode::InvalidArgument,
+                    "the writeback percent must be between 0 and 100, not " +
+                        std::to_string(*plan.writebackPercent));
+    }
+    return {};
+}
+
 Expected<void> checkPlan(const CachePlan& plan, const Capabilities& capabilities) {
     if (plan.origin.empty() || plan.origin.front() != '/') {
         return fail(ErrorCode::InvalidArgument, "the device to cache must be an absolute path");
@@ -275,6 +355,19 @@ Expected<void> checkPlan(const CachePlan& plan, const Capabilities& capabilities
     }
     if (!plan.cacheDevice.empty() && plan.cacheDevice == plan.origin) {
         return fail(ErrorCode::InvalidArgument, "the cache drive cannot be the cached device");
+    }
+    if (auto tuning = checkTuning(plan); !tuning) {
+        return tuning;
+    }
+    auto unsupported = [](const char* knob, const std::string& reason) {
+        return fail(ErrorCode::Unsupported, std::string("this backend cannot set ") + knob +
+                                                (reason.empty() ? std::string() : ": " + reason));
+    };
+    if (plan.sequentialCutoff && !capabilities.sequentialCutoff) {
+        return unsupported("a sequential cutoff", capabilities.noSequentialCutoffReason);
+    }
+    if (plan.writebackPercent && !capabilities.writebackPercent) {
+        return unsupported("a writeback percent", capabilities.noWritebackPercentReason);
     }
     return {};
 }

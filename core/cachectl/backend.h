@@ -41,7 +41,16 @@ struct Capabilities {
     bool ramBacked = true;                 // the cache lives in RAM (else on a cache drive)
     bool needsCacheDevice = false;         // the plan must name a cache device (SSD-for-HDD)
     std::vector<Compression> compressions; // what a plan may choose (None when uncompressed)
+    // Tuning a plan may set (CachePlan::sequentialCutoff / writebackPercent); when a knob is
+    // missing, the reason says why, and a plan that sets it anyway is refused with that reason.
+    bool sequentialCutoff = false;
+    bool writebackPercent = false;
+    std::string noSequentialCutoffReason;
+    std::string noWritebackPercentReason;
 };
+
+// The largest sequential cutoff a plan may ask for.
+inline constexpr std::uint64_t kMaxSequentialCutoff = 1ULL << 30;
 
 // What the user asked for.
 struct CachePlan {
@@ -51,6 +60,12 @@ struct CachePlan {
     Compression compression = Compression::None;
     CacheMode mode = CacheMode::WriteThrough;
     std::string cacheDevice; // SSD-for-HDD: the cache drive; empty for RAM
+    // Sequential I/O longer than this (bytes) bypasses the cache; 0 = never bypass, absent =
+    // the backend's default (bcache: 4 MiB). At most kMaxSequentialCutoff.
+    std::optional<std::uint64_t> sequentialCutoff;
+    // Write-back: the share of the cache (percent, 0–100) dirty data is written back down to;
+    // absent = the backend's default (bcache: 10).
+    std::optional<unsigned> writebackPercent;
 };
 
 // What a backend set up; enough to operate and to undo it. `resources` is backend-specific
@@ -71,6 +86,9 @@ struct CacheStats {
     std::uint64_t logicalBytes = 0;  // data held, uncompressed
     std::uint64_t physicalBytes = 0; // what it takes after compression (0: not compressed)
     CacheMode mode = CacheMode::WriteThrough;
+    // The tuning in effect, as the backend reports it (absent: not known or not applicable).
+    std::optional<std::uint64_t> sequentialCutoff;
+    std::optional<unsigned> writebackPercent;
     double hitRatio() const;         // 0–1; 0 with no requests
     double compressionRatio() const; // logical / physical; 1 when not compressed
 };
@@ -118,7 +136,12 @@ private:
 // RAPID's default size: a quarter of the RAM, at most 4 GiB, rounded down to whole MiB.
 std::uint64_t suggestedCacheBytes(std::uint64_t totalRamBytes);
 
-// Validates a plan against a backend's capabilities (size, mode, compression, cache device).
+// The tuning's ranges (sequential cutoff at most 1 GiB, writeback percent 0–100):
+// InvalidArgument that names the value otherwise.
+Expected<void> checkTuning(const CachePlan& plan);
+
+// Validates a plan against a backend's capabilities (size, mode, compression, cache device,
+// tuning: checkTuning, then Unsupported with the backend's reason for a knob it lacks).
 Expected<void> checkPlan(const CachePlan& plan, const Capabilities& capabilities);
 
 } // namespace ssdk::cachectl

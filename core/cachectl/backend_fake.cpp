@@ -72,6 +72,9 @@ Expected<CacheStats> FakeBackend::stats(const ActiveCache& active) const {
     stats.physicalBytes = active.plan.compression == Compression::None ? 0 : stats.logicalBytes / 2;
     stats.ramUsedBytes = stats.physicalBytes != 0 ? stats.physicalBytes : stats.logicalBytes;
     stats.mode = active.plan.mode;
+    // What the plan asked for is what a real backend would report in effect.
+    stats.sequentialCutoff = active.plan.sequentialCutoff;
+    stats.writebackPercent = active.plan.writebackPercent;
     return stats;
 }
 

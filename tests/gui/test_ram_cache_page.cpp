@@ -16,6 +16,7 @@
 #include <QRadioButton>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTest>
 
@@ -154,5 +155,110 @@ TEST_CASE("the RAM Cache page turns a cache on and off and shows it working", "[
     REQUIRE(QTest::qWaitFor([&] { return !enable->isChecked(); }));
     CHECK(child<QLabel>(page, "message")->text().contains(QStringLiteral("off")));
     CHECK_FALSE(fs::exists(scratch / "state" / "ssdk-loop0.json"));
+    fs::remove_all(scratch);
+}
+
+TEST_CASE("the RAM Cache page sends the sequential cutoff and writeback percent a backend takes",
+          "[gui][ramcache]") {
+    test::application();
+    const fs::path scratch =
+        fs::temp_directory_path() / ("ssdk-ramcache-tuning-" + std::to_string(::getpid()));
+    fs::remove_all(scratch);
+    fs::create_directories(scratch / "proc/self");
+    std::ofstream(scratch / "proc/self/mountinfo") << "";
+
+    cachectl::Capabilities tunable;
+    tunable.writeBack = true;
+    tunable.compressions = {cachectl::Compression::Lz4};
+    tunable.sequentialCutoff = true;
+    tunable.writebackPercent = true;
+    cachectl::Capabilities fixed = tunable;
+    fixed.sequentialCutoff = false;
+    fixed.writebackPercent = false;
+    fixed.noSequentialCutoffReason = "smq has no sequential cutoff";
+    fixed.noWritebackPercentReason = "dm-cache writes back as its policy decides";
+    cachectl::BackendRegistry registry;
+    auto bcache =
+        std::make_unique<cachectl::FakeBackend>("bcache", cachectl::ProbeResult{true, {}}, tunable);
+    auto* fake = bcache.get();
+    registry.add(std::make_unique<cachectl::FakeBackend>("zram-writecache",
+                                                         cachectl::ProbeResult{true, {}}, fixed));
+    registry.add(std::move(bcache));
+    ReplayProcessRunner runner;
+    runner.expect({"blockdev", "--flushbufs", "/dev/mapper/ssdk-loop0"}, ProcessResult{});
+    cachectl::HostEnv env;
+    env.root = scratch;
+    env.runner = &runner;
+    cachectl::CacheManager manager(registry, env, scratch / "state");
+    auto* cacheCalls = new ManagerCacheCalls(manager, Json{{"total_bytes", 8 * kGiB},
+                                                           {"available_bytes", 5 * kGiB},
+                                                           {"suggested_bytes", 2 * kGiB}});
+    RamCachePage page(cacheCalls);
+    const device::Device drive = test::labDrive();
+    page.setDevice(&drive);
+    page.show();
+
+    auto* backend = child<QComboBox>(page, "backend");
+    REQUIRE(QTest::qWaitFor([&] { return backend->count() == 2; }));
+    auto* cutoffSet = child<QCheckBox>(page, "sequentialCutoffSet");
+    auto* cutoff = child<QSpinBox>(page, "sequentialCutoff");
+    auto* percentSet = child<QCheckBox>(page, "writebackPercentSet");
+    auto* percent = child<QSpinBox>(page, "writebackPercent");
+
+    // zram-writecache has neither knob: both greyed out, the tooltip says why.
+    backend->setCurrentIndex(backend->findData(QStringLiteral("zram-writecache")));
+    CHECK_FALSE(cutoffSet->isEnabled());
+    CHECK_FALSE(percentSet->isEnabled());
+    CHECK(cutoffSet->toolTip().contains(QStringLiteral("smq has no sequential cutoff")));
+    CHECK(percent->toolTip().contains(QStringLiteral("as its policy decides")));
+
+    backend->setCurrentIndex(backend->findData(QStringLiteral("bcache")));
+    REQUIRE(cutoffSet->isEnabled());
+    REQUIRE(percentSet->isEnabled());
+    CHECK(cutoffSet->toolTip().contains(QStringLiteral("bypass the cache")));
+    CHECK(percentSet->toolTip().contains(QStringLiteral("keeps writing back")));
+    CHECK_FALSE(cutoff->isEnabled()); // until its box is ticked
+    cutoffSet->click();
+    percentSet->click();
+    REQUIRE(cutoff->isEnabled());
+    cutoff->setValue(0);
+    percent->setValue(20);
+    CHECK(cutoff->text() == QStringLiteral("0 (never bypass)"));
+
+    auto* enable = child<QCheckBox>(page, "enable");
+    enable->click();
+    REQUIRE(QTest::qWaitFor([&] { return fake->calls().size() >= 1; }));
+    CHECK(fake->calls().front() == "enable /dev/loop0");
+    const auto statuses = manager.status();
+    REQUIRE(statuses.size() == 1);
+    const auto& plan = statuses.front().record.active.plan;
+    CHECK(plan.sequentialCutoff == std::optional<std::uint64_t>(0));
+    CHECK(plan.writebackPercent == std::optional<unsigned>(20));
+    auto* stats = child<QLabel>(page, "stats");
+    REQUIRE(QTest::qWaitFor([&] { return stats->text().contains(QStringLiteral("writeback")); }));
+    CHECK(stats->text().contains(QStringLiteral("sequential cutoff off")));
+    CHECK(stats->text().contains(QStringLiteral("writeback percent 20")));
+    CHECK_FALSE(cutoffSet->isEnabled()); // fixed while the cache runs
+
+    // Off, then on again with only the cutoff: the percent is left to bcache.
+    enable->click();
+    REQUIRE(QTest::qWaitFor([&] { return fake->calls().back() == "disable /dev/loop0"; }));
+    REQUIRE(QTest::qWaitFor([&] { return cutoffSet->isEnabled(); }));
+    percentSet->click();
+    CHECK_FALSE(percent->isEnabled());
+    cutoff->setValue(8192);
+    enable->click();
+    REQUIRE(QTest::qWaitFor([&] { return fake->calls().back() == "enable /dev/loop0"; }));
+    const auto again = manager.status();
+    REQUIRE(again.size() == 1);
+    CHECK(again.front().record.active.plan.sequentialCutoff ==
+          std::optional<std::uint64_t>(8ULL << 20));
+    CHECK_FALSE(again.front().record.active.plan.writebackPercent);
+    REQUIRE(QTest::qWaitFor([&] { return !cutoffSet->isEnabled(); })); // the page saw it on
+    CHECK(cutoffSet->isChecked());
+    CHECK_FALSE(percentSet->isChecked());
+    CHECK(cutoff->value() == 8192);
+    enable->click();
+    REQUIRE(QTest::qWaitFor([&] { return fake->calls().back() == "disable /dev/loop0"; }));
     fs::remove_all(scratch);
 }

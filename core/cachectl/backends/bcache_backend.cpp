@@ -12,6 +12,10 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// The kernel's defaults, for a sysfs attribute that cannot be read.
+constexpr std::uint64_t kBcacheDefaultCutoff = 4ULL << 20;
+constexpr std::uint64_t kBcacheDefaultWritebackPercent = 10;
+
 std::string bcacheModeName(CacheMode mode) {
     return mode == CacheMode::WriteBack ? "writeback" : "writethrough";
 }
@@ -87,6 +91,8 @@ Capabilities BcacheBackend::capabilities() const {
     capabilities.persistent = false; // a RAM cache set is gone after a reboot
     capabilities.ramBacked = true;
     capabilities.compressions = {Compression::Lz4, Compression::Zstd};
+    capabilities.sequentialCutoff = true;
+    capabilities.writebackPercent = true;
     return capabilities;
 }
 
@@ -164,8 +170,12 @@ Expected<ActiveCache> BcacheBackend::enable(const CachePlan& plan) {
     ActiveCache active{name(), plan, "/dev/" + *bcache, Json::object()};
     active.resources["previous_mode"] =
         selectedBcacheMode(m_env.read(sys / "cache_mode").value_or("writethrough"));
+    // In bytes: bcache prints "4.0M" but only takes plain numbers (or "4M") back.
     active.resources["previous_sequential_cutoff"] =
-        m_env.read(sys / "sequential_cutoff").value_or("4.0M");
+        parseBcacheSize(m_env.read(sys / "sequential_cutoff").value_or(""))
+            .value_or(kBcacheDefaultCutoff);
+    active.resources["previous_writeback_percent"] =
+        m_env.readU64(sys / "writeback_percent").value_or(kBcacheDefaultWritebackPercent);
     if (m_env.exists(sys / "cache")) {
         active.resources["adopted"] = true; // a cache set is attached already
     } else {
@@ -235,8 +245,63 @@ Expected<ActiveCache> BcacheBackend::enable(const CachePlan& plan) {
     if (auto mode = m_env.write(sys / "cache_mode", bcacheModeName(plan.mode)); !mode) {
         return std::unexpected(mode.error());
     }
+    if (auto tuned = applyTuning(sys, plan); !tuned) {
+        // Nothing dirty yet: take down what this call set up and put the old settings back.
+        (void)teardown(active);
+        return std::unexpected(tuned.error());
+    }
     log::get("cachectl")->info("bcache: {} caches {}", active.cachedDevice, plan.origin);
     return active;
+}
+
+Expected<void> BcacheBackend::applyTuning(const std::filesystem::path& sys,
+                                          const CachePlan& plan) const {
+    if (plan.sequentialCutoff) {
+        if (auto written =
+                m_env.write(sys / "sequential_cutoff", std::to_string(*plan.sequentialCutoff));
+            !written) {
+            return std::unexpected(
+                Error(written.error()).addContext("setting bcache's sequential_cutoff"));
+        }
+    }
+    if (plan.writebackPercent) {
+        const std::string wanted = std::to_string(*plan.writebackPercent);
+        if (auto written = m_env.write(sys / "writeback_percent", wanted); !written) {
+            return std::unexpected(
+                Error(written.error()).addContext("setting bcache's writeback_percent"));
+        }
+        // The kernel clamps it silently to bch_cutoff_writeback (40 unless the module was
+        // loaded with a higher one, 70 at most).
+        const auto now = m_env.readU64(sys / "writeback_percent");
+        if (now && *now != *plan.writebackPercent) {
+            return fail(ErrorCode::Unsupported,
+                        "bcache on this kernel allows a writeback percent of at most " +
+                            std::to_string(*now) +
+                            " (module parameter bch_cutoff_writeback), not " + wanted);
+        }
+    }
+    return {};
+}
+
+void BcacheBackend::restoreTuning(const std::filesystem::path& sys,
+                                  const ActiveCache& active) const {
+    // Only what the plan changed: bcache prints sizes rounded ("976.5k"), so writing back an
+    // untouched cutoff could change it.
+    if (active.plan.sequentialCutoff) {
+        // Journals from before the tuning have the cutoff as bcache printed it ("4.0M").
+        const Json cutoff = active.resources.value("previous_sequential_cutoff", Json());
+        const std::uint64_t bytes =
+            cutoff.is_number_unsigned()
+                ? cutoff.get<std::uint64_t>()
+                : parseBcacheSize(cutoff.is_string() ? cutoff.get<std::string>() : std::string())
+                      .value_or(kBcacheDefaultCutoff);
+        (void)m_env.write(sys / "sequential_cutoff", std::to_string(bytes));
+    }
+    if (active.plan.writebackPercent) {
+        (void)m_env.write(sys / "writeback_percent",
+                          std::to_string(active.resources.value("previous_writeback_percent",
+                                                                kBcacheDefaultWritebackPercent)));
+    }
 }
 
 Expected<void> BcacheBackend::waitClean(const std::filesystem::path& sys) const {
@@ -267,10 +332,13 @@ Expected<void> BcacheBackend::disable(const ActiveCache& active) {
     if (auto flushed = flush(active); !flushed) {
         return std::unexpected(Error(flushed.error()).addContext("disabling the cache"));
     }
+    return teardown(active);
+}
+
+Expected<void> BcacheBackend::teardown(const ActiveCache& active) {
     const auto sys = control(active);
+    restoreTuning(sys, active);
     if (active.resources.value("adopted", false)) {
-        (void)m_env.write(sys / "sequential_cutoff",
-                          active.resources.value("previous_sequential_cutoff", "4.0M"));
         return m_env.write(sys / "cache_mode",
                            active.resources.value("previous_mode", "writethrough"));
     }
@@ -334,6 +402,10 @@ Expected<CacheStats> BcacheBackend::stats(const ActiveCache& active) const {
     stats.mode = selectedBcacheMode(m_env.read(sys / "cache_mode").value_or("")) == "writeback"
                      ? CacheMode::WriteBack
                      : CacheMode::WriteThrough;
+    stats.sequentialCutoff = parseBcacheSize(m_env.read(sys / "sequential_cutoff").value_or(""));
+    if (auto percent = m_env.readU64(sys / "writeback_percent"); percent) {
+        stats.writebackPercent = static_cast<unsigned>(std::min<std::uint64_t>(*percent, 100));
+    }
     addZramStats(m_env, active.resources, stats);
     return stats;
 }

@@ -1,7 +1,9 @@
 #pragma once
 // Backend "bcache": a bcache backing device (formatted for bcache; its data starts after the
 // bcache superblock) gets a cache set on a RAM device (zram) or a cache drive. An existing
-// set is adopted: enable only changes its settings, and disable puts them back. The origin is
+// set is adopted: enable only changes its settings, and disable puts them back. A plan's
+// sequential cutoff and writeback percent go to sequential_cutoff and writeback_percent in
+// /sys/block/bcacheN/bcache; disable puts the values found before back. The origin is
 // the backing partition or /dev/bcacheN itself (what its filesystem is mounted from: apply
 // now unmounts and mounts that). A partition holding a plain filesystem is refused: bcache
 // cannot cache it without reformatting.
@@ -41,6 +43,12 @@ public:
 private:
     std::filesystem::path control(const ActiveCache& active) const;
     Expected<void> waitClean(const std::filesystem::path& control) const;
+    // Writes the plan's sequential_cutoff and writeback_percent (those it sets).
+    Expected<void> applyTuning(const std::filesystem::path& control, const CachePlan& plan) const;
+    // Writes back the values enable() found (best effort: the device may be going away).
+    void restoreTuning(const std::filesystem::path& control, const ActiveCache& active) const;
+    // Puts back what enable() changed, without flushing first.
+    Expected<void> teardown(const ActiveCache& active);
 
     HostEnv m_env;
 };

@@ -34,6 +34,17 @@ std::string mapperPath(const std::string& name) {
 
 } // namespace
 
+void withoutDmCacheTuning(Capabilities& capabilities) {
+    capabilities.sequentialCutoff = false;
+    capabilities.writebackPercent = false;
+    capabilities.noSequentialCutoffReason =
+        "dm-cache's smq policy has no sequential cutoff (sequential_threshold was an mq "
+        "tunable; since Linux 4.6 mq is smq, which ignores it)";
+    capabilities.noWritebackPercentReason =
+        "dm-cache writes dirty blocks back as its policy decides, not down to a share of the "
+        "cache";
+}
+
 Expected<DmCacheStatus> parseDmCacheStatus(std::string_view line) {
     std::istringstream in{std::string(line)};
     std::vector<std::string> words;

@@ -28,6 +28,10 @@ struct DmCacheStatus {
 };
 Expected<DmCacheStatus> parseDmCacheStatus(std::string_view line);
 
+// dm-cache with smq has neither a sequential cutoff nor a writeback target: marks both
+// unsupported in capabilities, with the reasons.
+void withoutDmCacheTuning(Capabilities& capabilities);
+
 // The table line for the cache target.
 std::string dmCacheTable(std::uint64_t originSectors, const std::string& meta,
                          const std::string& data, const std::string& origin, CacheMode mode,

@@ -71,19 +71,23 @@ bool engineDaemonRunning(const HostEnv& env, int pid, const std::string& control
 std::vector<std::string> engineDaemonArgv(const std::filesystem::path& daemon,
                                           const CachePlan& plan,
                                           const std::filesystem::path& runDir) {
-    return {daemon.string(),
-            "--export",
-            plan.name + "=" + plan.origin,
-            "--socket",
-            (runDir / (plan.name + ".sock")).string(),
-            "--control",
-            (runDir / (plan.name + ".ctl")).string(),
-            "--cache-size",
-            std::to_string(plan.cacheBytes),
-            "--compression",
-            plan.compression == Compression::Lz4 ? "lz4" : "none",
-            "--mode",
-            std::string(toString(plan.mode))};
+    std::vector<std::string> argv{daemon.string(),
+                                  "--export",
+                                  plan.name + "=" + plan.origin,
+                                  "--socket",
+                                  (runDir / (plan.name + ".sock")).string(),
+                                  "--control",
+                                  (runDir / (plan.name + ".ctl")).string(),
+                                  "--cache-size",
+                                  std::to_string(plan.cacheBytes),
+                                  "--compression",
+                                  plan.compression == Compression::Lz4 ? "lz4" : "none",
+                                  "--mode",
+                                  std::string(toString(plan.mode))};
+    if (plan.sequentialCutoff) {
+        argv.insert(argv.end(), {"--sequential-cutoff", std::to_string(*plan.sequentialCutoff)});
+    }
+    return argv;
 }
 
 Expected<CacheStats> engineStatsFromJson(const Json& reply, const std::string& exportName) {
@@ -129,6 +133,9 @@ Expected<CacheStats> engineStatsFromJson(const Json& reply, const std::string& e
     }
     const std::string mode = counters.value("mode", found->value("write_mode", "write-through"));
     stats.mode = mode == "write-back" ? CacheMode::WriteBack : CacheMode::WriteThrough;
+    if (counters.contains("sequential_cutoff")) {
+        stats.sequentialCutoff = firstOf(counters, {"sequential_cutoff"});
+    }
     return stats;
 }
 
@@ -188,6 +195,11 @@ Capabilities EngineBackend::capabilities() const {
     capabilities.persistent = false;
     capabilities.ramBacked = true;
     capabilities.compressions = {Compression::None, Compression::Lz4};
+    capabilities.sequentialCutoff = true; // ssdkeeper-cached --sequential-cutoff
+    capabilities.writebackPercent = false;
+    capabilities.noWritebackPercentReason =
+        "the engine writes every dirty block back within a second, and above its dirty "
+        "watermark at once; it keeps no share of the cache dirty";
     return capabilities;
 }
 
@@ -265,6 +277,17 @@ Expected<ActiveCache> EngineBackend::enable(const CachePlan& plan) {
     }
     if (auto loaded = m_env.loadModule("nbd"); !loaded) {
         return std::unexpected(loaded.error());
+    }
+    if (plan.sequentialCutoff) {
+        // An ssdkeeper-cached older than the option would exit with a usage error.
+        auto help = m_env.run({daemonPath()->string(), "--help"}, 10s);
+        if (!help || (help->standardOutput + help->standardError).find("--sequential-cutoff") ==
+                         std::string::npos) {
+            return fail(ErrorCode::Unsupported,
+                        "ssdkeeper-cached at " + daemonPath()->string() +
+                            " has no --sequential-cutoff option: update it, or leave the "
+                            "sequential cutoff at its default");
+        }
     }
     auto nbd = freeNbdDevice();
     if (!nbd) {

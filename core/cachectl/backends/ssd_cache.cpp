@@ -13,6 +13,7 @@ Capabilities SsdCacheBackend::capabilities() const {
     capabilities.ramBacked = false;
     capabilities.needsCacheDevice = true;
     capabilities.compressions = {Compression::None};
+    withoutDmCacheTuning(capabilities);
     return capabilities;
 }
 

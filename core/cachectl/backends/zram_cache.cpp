@@ -94,6 +94,7 @@ Capabilities ZramCacheBackend::capabilities() const {
     capabilities.persistent = false;
     capabilities.ramBacked = true;
     capabilities.compressions = {Compression::Lz4, Compression::Zstd};
+    withoutDmCacheTuning(capabilities);
     return capabilities;
 }
 

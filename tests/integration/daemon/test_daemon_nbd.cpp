@@ -274,6 +274,12 @@ TEST_CASE("the daemon refuses bad command lines and a socket already served") {
     REQUIRE(remote);
     CHECK(remote->exitCode == 1);
     CHECK(remote->standardError.find("loopback") != std::string::npos);
+    auto cutoff = runner.run(ProcessRequest{
+        .argv = {kDaemon, "--export", "x=" + daemon.backing.string(), "--socket",
+                 (daemon.dir / "other.sock").string(), "--sequential-cutoff", "lots"}});
+    REQUIRE(cutoff);
+    CHECK(cutoff->exitCode == 2);
+    CHECK(cutoff->standardError.find("--sequential-cutoff") != std::string::npos);
 }
 
 namespace {
@@ -291,8 +297,9 @@ std::vector<std::uint8_t> fileBytes(const std::filesystem::path& path, std::uint
 
 TEST_CASE("with a write-back LZ4 cache, data reads back, stats move, mode and flush work") {
     std::signal(SIGPIPE, SIG_IGN);
-    RunningDaemon daemon(16 << 20, {"--cache-size", "4M", "--mode", "write-back", "--compression",
-                                    "lz4", "--dirty-high", "0.6", "--dirty-low", "0.3"});
+    RunningDaemon daemon(16 << 20,
+                         {"--cache-size", "4M", "--mode", "write-back", "--compression", "lz4",
+                          "--dirty-high", "0.6", "--dirty-low", "0.3", "--sequential-cutoff", "0"});
     const auto status = daemon.controlRequest(Json{{"cmd", "status"}});
     CHECK(status["exports"][0]["cache_mode"] == "write-back");
     CHECK(status["exports"][0]["cache_bytes"] == 4 << 20);
@@ -317,6 +324,8 @@ TEST_CASE("with a write-back LZ4 cache, data reads back, stats move, mode and fl
 
     auto cache = daemon.controlRequest(Json{{"cmd", "stats"}})["exports"][0]["cache"];
     REQUIRE(cache.is_object());
+    CHECK(cache["sequential_cutoff"] == 0);
+    CHECK(cache["bypassed"] == 0); // cutoff 0: even the sequential read-back is cached
     CHECK(cache["writes"] == 1536);
     CHECK(cache["hits"].get<std::uint64_t>() >= 16);
     CHECK(cache["misses"].get<std::uint64_t>() >= 16);

@@ -1,4 +1,4 @@
-# ram cache: bcache refuses ext4 holding data, attaches a RAM (zram) cache set to a bcache backing device, flushes and detaches intact
+# ram cache: bcache refuses ext4 holding data, attaches a RAM (zram) cache set to a bcache backing device with the sequential cutoff and writeback percent asked for, flushes and detaches intact with both put back
 # shellcheck disable=SC2016 # $(...) in single quotes expands in the guest
 ctl=$SSDK_BIN_DIR/ssdkeeperctl
 [ -x "$ctl" ] || fail "$ctl is not built"
@@ -7,7 +7,9 @@ ctl=$SSDK_BIN_DIR/ssdkeeperctl
 # path bcache does support: an empty partition formatted with make-bcache -B (the step the
 # user takes), ext4 with data on /dev/bcacheN, mounted; the backend adds a cache set on a zram
 # device under the mounted filesystem (apply now), O_DIRECT re-reads come from RAM, flush,
-# disable detaches the set; checksums and fsck. The trap takes everything down.
+# disable detaches the set; checksums and fsck. The cache is enabled with --sequential-cutoff 0
+# --writeback-percent 20: sysfs shows both while it runs (and `cache status` reports them), the
+# values from before once it is off. The trap takes everything down.
 lab_run "CTL='$ctl'"'
 set -eu
 t0=$(date +%s)
@@ -47,10 +49,28 @@ mount -o noatime "$bdev" "$mnt"
 head -c 16M /dev/urandom >"$mnt/data"
 sync
 (cd "$mnt" && sha256sum data >/tmp/ssdk-bcache.sum)
+knobs=/sys/block/${bdev#/dev/}/bcache
+old_cutoff=$(cat "$knobs/sequential_cutoff")
+old_percent=$(cat "$knobs/writeback_percent")
 "$CTL" cache enable "$bdev" --backend bcache --size 64M --compression lz4 \
-    --mode write-back --apply-now --yes
+    --mode write-back --sequential-cutoff 0 --writeback-percent 20 --apply-now --yes
 [ "$(findmnt -n -o SOURCE "$mnt")" = "$bdev" ] || { echo "$bdev is not mounted"; exit 1; }
 [ -e "/sys/block/${bdev#/dev/}/bcache/cache" ] || { echo "no cache set attached"; exit 1; }
+# bcache prints sizes with a unit and one decimal: 0 may read "0.0k".
+cutoff=$(cat "$knobs/sequential_cutoff")
+percent=$(cat "$knobs/writeback_percent")
+case "$cutoff" in
+0 | 0.0k) ;;
+*) echo "sequential_cutoff is $cutoff, not 0"; exit 1 ;;
+esac
+[ "$percent" = 20 ] || { echo "writeback_percent is $percent, not 20"; exit 1; }
+"$CTL" --json cache status "$bdev" | python3 -c "
+import json, sys
+stats = json.load(sys.stdin)[\"caches\"][0][\"stats\"]
+tuning = (stats[\"sequential_cutoff\"], stats[\"writeback_percent\"])
+sys.exit(0 if tuning == (0, 20) else \"cache status reports %s, not (0, 20)\" % (tuning,))
+"
+echo "sequential_cutoff $cutoff and writeback_percent $percent while enabled (were $old_cutoff and $old_percent)"
 zram=$(python3 -c "import glob,json; print(json.load(open(glob.glob(\"/var/lib/ssdkeeper/cache/*.json\")[0]))[\"cache\"][\"resources\"][\"zram\"][0])")
 # O_DIRECT reads of the file in 64 KiB pieces in a scattered order: the first pass, then three
 # re-reads and the bytes the HDD read during them. bcache keeps 1 MiB reads out of the cache
@@ -92,6 +112,10 @@ head -c 8M /dev/urandom >"$mnt/after"
 [ "$(findmnt -n -o SOURCE "$mnt")" = "$bdev" ] || { echo "$bdev is not mounted back"; exit 1; }
 [ ! -e "/sys/block/${bdev#/dev/}/bcache/cache" ] || { echo "the cache set is still attached"; exit 1; }
 [ ! -e "/sys/block/zram$zram" ] || { echo "zram$zram is left"; exit 1; }
+[ "$(cat "$knobs/sequential_cutoff")" = "$old_cutoff" ] ||
+    { echo "sequential_cutoff is $(cat "$knobs/sequential_cutoff") after disable, not $old_cutoff"; exit 1; }
+[ "$(cat "$knobs/writeback_percent")" = "$old_percent" ] ||
+    { echo "writeback_percent is $(cat "$knobs/writeback_percent") after disable, not $old_percent"; exit 1; }
 (cd "$mnt" && sha256sum -c --quiet /tmp/ssdk-bcache.sum)
 umount "$mnt"
 fsck.ext4 -fn "$bdev" >/dev/null

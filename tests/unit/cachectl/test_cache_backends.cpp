@@ -408,3 +408,212 @@ TEST_CASE("bcache sizes and modes are read, and a filesystem is never reformatte
     CHECK(adopted->resources.value("adopted", false));
     CHECK(host.contents("/sys/block/bcache3/bcache/cache_mode") == "writeback");
 }
+
+TEST_CASE("the sequential cutoff and writeback percent round-trip, also from old journals",
+          "[cache-backend][tuning]") {
+    auto plan = zramPlan();
+    plan.sequentialCutoff = 0;
+    plan.writebackPercent = 20;
+    const Json json = toJson(plan);
+    CHECK(json["sequential_cutoff"] == 0);
+    CHECK(json["writeback_percent"] == 20);
+    auto back = planFromJson(json);
+    REQUIRE(back);
+    CHECK(back->sequentialCutoff == std::optional<std::uint64_t>(0));
+    CHECK(back->writebackPercent == std::optional<unsigned>(20U));
+
+    // Unset: absent from the JSON, and a journal written before the fields existed loads.
+    CHECK_FALSE(toJson(zramPlan()).contains("sequential_cutoff"));
+    CHECK_FALSE(toJson(zramPlan()).contains("writeback_percent"));
+    const Json oldJournal = Json::parse(R"({"backend":"bcache","cached_device":"/dev/bcache3",
+        "plan":{"origin":"/dev/bcache3","name":"ssdk-bcache3","cache_bytes":268435456,
+                "compression":"lz4","mode":"write-back","cache_device":""},
+        "resources":{"adopted":true,"previous_mode":"writethrough",
+                     "previous_sequential_cutoff":"4.0M"}})");
+    auto old = activeCacheFromJson(oldJournal);
+    REQUIRE(old);
+    CHECK_FALSE(old->plan.sequentialCutoff);
+    CHECK_FALSE(old->plan.writebackPercent);
+    CHECK(old->plan.mode == CacheMode::WriteBack);
+
+    Json wrong = json;
+    wrong["sequential_cutoff"] = "4M";
+    CHECK(planFromJson(wrong).error().message() ==
+          "field 'sequential_cutoff' must be a non-negative integer");
+    wrong = json;
+    wrong["writeback_percent"] = 101;
+    CHECK(planFromJson(wrong).error().code() == ErrorCode::Parse);
+
+    CacheStats stats;
+    stats.sequentialCutoff = 4 * kMiB;
+    stats.writebackPercent = 10;
+    auto statsBack = cacheStatsFromJson(toJson(stats));
+    REQUIRE(statsBack);
+    CHECK(statsBack->sequentialCutoff == std::optional<std::uint64_t>(4 * kMiB));
+    CHECK(statsBack->writebackPercent == std::optional<unsigned>(10U));
+    CHECK(toJson(CacheStats{})["sequential_cutoff"].is_null());
+    CHECK_FALSE(cacheStatsFromJson(toJson(CacheStats{}))->writebackPercent);
+
+    Capabilities capabilities;
+    capabilities.sequentialCutoff = true;
+    capabilities.noWritebackPercentReason = "no such knob";
+    const auto capabilitiesBack = capabilitiesFromJson(toJson(capabilities));
+    CHECK(capabilitiesBack.sequentialCutoff);
+    CHECK_FALSE(capabilitiesBack.writebackPercent);
+    CHECK(capabilitiesBack.noWritebackPercentReason == "no such knob");
+}
+
+TEST_CASE("tuning values are range-checked and refused by backends without the knob",
+          "[cache-backend][tuning]") {
+    Capabilities tunable;
+    tunable.writeBack = true;
+    tunable.compressions = {Compression::Lz4};
+    tunable.sequentialCutoff = true;
+    tunable.writebackPercent = true;
+    auto plan = zramPlan();
+    plan.sequentialCutoff = kGiB;
+    plan.writebackPercent = 100;
+    CHECK(checkPlan(plan, tunable));
+    plan.sequentialCutoff = kGiB + 1;
+    auto tooLong = checkPlan(plan, tunable);
+    REQUIRE_FALSE(tooLong);
+    CHECK(tooLong.error().code() == ErrorCode::InvalidArgument);
+    CHECK(tooLong.error().message() == "the sequential cutoff must be at most 1 GiB (0: never "
+                                       "bypass the cache), not 1073741825 bytes (1.00 GiB)");
+    plan.sequentialCutoff = 0;
+    plan.writebackPercent = 101;
+    auto tooMuch = checkTuning(plan);
+    REQUIRE_FALSE(tooMuch);
+    CHECK(tooMuch.error().code() == ErrorCode::InvalidArgument);
+    CHECK(tooMuch.error().message() == "the writeback percent must be between 0 and 100, not 101");
+
+    // zram-writecache and ssd-cache (dm-cache, smq) have neither knob; the engine no writeback
+    // percent. Each refuses before touching anything, and says why.
+    ScratchHost host("tuning-refused");
+    dmReady(host);
+    plan = zramPlan();
+    plan.sequentialCutoff = 0;
+    auto zram = ZramCacheBackend(host.env).enable(plan);
+    REQUIRE_FALSE(zram);
+    CHECK(zram.error().code() == ErrorCode::Unsupported);
+    CHECK(zram.error().message().starts_with("this backend cannot set a sequential cutoff: "
+                                             "dm-cache's smq policy has no sequential cutoff"));
+    auto ssdPlan = zramPlan();
+    ssdPlan.compression = Compression::None;
+    ssdPlan.cacheDevice = "/dev/laby1";
+    ssdPlan.writebackPercent = 20;
+    auto ssd = SsdCacheBackend(host.env).enable(ssdPlan);
+    REQUIRE_FALSE(ssd);
+    CHECK(ssd.error().message().starts_with("this backend cannot set a writeback percent: "
+                                            "dm-cache writes dirty blocks back"));
+    auto enginePlan = zramPlan();
+    enginePlan.writebackPercent = 20;
+    auto engine = EngineBackend(host.env).enable(enginePlan);
+    REQUIRE_FALSE(engine);
+    CHECK(engine.error().code() == ErrorCode::Unsupported);
+    CHECK(engine.error().message().find("the engine writes every dirty block back") !=
+          std::string::npos);
+    CHECK(host.runner.requests().empty());
+    CHECK(EngineBackend(host.env).capabilities().sequentialCutoff);
+    CHECK(BcacheBackend(host.env).capabilities().writebackPercent);
+}
+
+TEST_CASE("the engine passes the sequential cutoff to ssdkeeper-cached and reports it",
+          "[cache-backend][tuning]") {
+    auto plan = zramPlan();
+    plan.sequentialCutoff = 512 * 1024;
+    const auto argv = engineDaemonArgv("/usr/libexec/ssdkeeper/ssdkeeper-cached", plan, "/run/s");
+    REQUIRE(argv.size() >= 2);
+    CHECK(argv[argv.size() - 2] == "--sequential-cutoff");
+    CHECK(argv.back() == "524288");
+    const auto defaults =
+        engineDaemonArgv("/usr/libexec/ssdkeeper/ssdkeeper-cached", zramPlan(), "/run/s");
+    CHECK(std::ranges::find(defaults, "--sequential-cutoff") == defaults.end());
+
+    const Json reply = Json::parse(R"({"ok":true,"exports":[{"name":"ssdk-labx1",
+        "cache":{"hits":1,"misses":1,"mode":"write-back","sequential_cutoff":0}}]})");
+    auto stats = engineStatsFromJson(reply, "ssdk-labx1");
+    REQUIRE(stats);
+    CHECK(stats->sequentialCutoff == std::optional<std::uint64_t>(0));
+    CHECK_FALSE(stats->writebackPercent);
+
+    // A daemon from before --sequential-cutoff: refused with the reason, nothing started.
+    ScratchHost host("engine-cutoff");
+    host.env.daemonCandidates = {"/usr/libexec/ssdkeeper/ssdkeeper-cached"};
+    host.file("/usr/libexec/ssdkeeper/ssdkeeper-cached", "");
+    host.module("nbd");
+    host.tool("nbd-client");
+    host.runner.expect({"/usr/libexec/ssdkeeper/ssdkeeper-cached", "--help"},
+                       ok("ssdkeeper-cached --export NAME=PATH --cache-size BYTES\n"));
+    auto old = EngineBackend(host.env).enable(plan);
+    REQUIRE_FALSE(old);
+    CHECK(old.error().code() == ErrorCode::Unsupported);
+    CHECK(old.error().message() ==
+          "ssdkeeper-cached at /usr/libexec/ssdkeeper/ssdkeeper-cached has no "
+          "--sequential-cutoff option: update it, or leave the sequential cutoff at its default");
+}
+
+TEST_CASE("bcache writes the sequential cutoff and writeback percent and restores them",
+          "[cache-backend][tuning]") {
+    ScratchHost host("bcache-tuning");
+    host.module("bcache");
+    host.tool("make-bcache");
+    std::filesystem::create_directories(host.dir / "sys/fs/bcache");
+    const std::string sys = "/sys/block/bcache3/bcache/";
+    host.file(sys + "cache_mode", "[writethrough] writeback writearound none\n");
+    host.file(sys + "sequential_cutoff", "4.0M\n");
+    host.file(sys + "writeback_percent", "10\n");
+    host.file(sys + "dirty_data", "0\n");
+    host.file(sys + "cache", ""); // an attached set: adopted
+    host.file("/sys/block/bcache3/queue/logical_block_size", "4096\n");
+
+    auto plan = zramPlan();
+    plan.origin = "/dev/bcache3";
+    plan.sequentialCutoff = 0;
+    plan.writebackPercent = 20;
+    BcacheBackend backend(host.env);
+    auto active = backend.enable(plan);
+    REQUIRE(active);
+    CHECK(host.contents(sys + "sequential_cutoff") == "0");
+    CHECK(host.contents(sys + "writeback_percent") == "20");
+    CHECK(host.contents(sys + "cache_mode") == "writeback");
+    CHECK(active->resources["previous_sequential_cutoff"] == 4 * kMiB);
+    CHECK(active->resources["previous_writeback_percent"] == 10);
+    // The journal keeps the plan's tuning, so disable knows what to put back.
+    auto journaled = activeCacheFromJson(toJson(*active));
+    REQUIRE(journaled);
+    CHECK(journaled->plan.writebackPercent == std::optional<unsigned>(20U));
+
+    // Statistics read what is in effect from sysfs.
+    host.file(sys + "sequential_cutoff", "0\n");
+    auto stats = backend.stats(*active);
+    REQUIRE(stats);
+    CHECK(stats->sequentialCutoff == std::optional<std::uint64_t>(0));
+    CHECK(stats->writebackPercent == std::optional<unsigned>(20U));
+
+    REQUIRE(backend.disable(*journaled));
+    CHECK(host.contents(sys + "sequential_cutoff") == "4194304"); // bcache shows "4.0M"
+    CHECK(host.contents(sys + "writeback_percent") == "10");
+    CHECK(host.contents(sys + "cache_mode") == "writethrough");
+
+    // Only what the plan set is touched; a cutoff bcache printed rounded stays as it was.
+    host.file(sys + "sequential_cutoff", "976.5k\n");
+    plan.sequentialCutoff.reset();
+    plan.writebackPercent = 0;
+    auto percentOnly = backend.enable(plan);
+    REQUIRE(percentOnly);
+    CHECK(host.contents(sys + "sequential_cutoff") == "976.5k\n");
+    CHECK(host.contents(sys + "writeback_percent") == "0");
+    REQUIRE(backend.disable(*percentOnly));
+    CHECK(host.contents(sys + "sequential_cutoff") == "976.5k\n");
+    CHECK(host.contents(sys + "writeback_percent") == "10");
+
+    // A journal from before the tuning kept the cutoff as bcache printed it.
+    ActiveCache older = *active;
+    older.resources["previous_sequential_cutoff"] = "1.5M";
+    older.resources.erase("previous_writeback_percent");
+    host.file(sys + "writeback_percent", "33\n");
+    REQUIRE(backend.disable(older));
+    CHECK(host.contents(sys + "sequential_cutoff") == "1572864");
+    CHECK(host.contents(sys + "writeback_percent") == "10"); // the kernel default
+}

@@ -226,6 +226,7 @@ TEST_CASE("with --cache-size the export serves a write-back cache: data, stats, 
     config.cache.cacheBytes = 1 << 20;
     config.cache.mode = cachectl::engine::WriteMode::WriteBack;
     config.cache.compression = true;
+    config.cache.sequentialCutoff = 64 << 10; // --sequential-cutoff 64K
     auto daemon = Daemon::create(config);
     REQUIRE(daemon);
     (*daemon)->start();
@@ -255,6 +256,7 @@ TEST_CASE("with --cache-size the export serves a write-back cache: data, stats, 
     REQUIRE(cache.is_object());
     CHECK(cache["mode"] == "write-back");
     CHECK(cache["compression"] == "lz4");
+    CHECK(cache["sequential_cutoff"] == 64 << 10);
     CHECK(cache["capacity_bytes"] == 1 << 20);
     CHECK(cache["writes"] == 4);
     CHECK(cache["hits"] == 4);
@@ -302,6 +304,7 @@ TEST_CASE("with --cache-size the export serves a write-back cache: data, stats, 
     CHECK(resized["cache_size"] == 512 << 10);
     auto shrunk = (*daemon)->handleControl(Json{{"cmd", "stats"}})["exports"][0]["cache"];
     CHECK(shrunk["capacity_bytes"] == 512 << 10);
+    CHECK(shrunk["sequential_cutoff"] == 64 << 10);
     CHECK(shrunk["capacity_blocks"].get<std::uint64_t>() <
           afterFlush["capacity_blocks"].get<std::uint64_t>());
     REQUIRE(client.call(cachectl::nbd::Command::Read, 65536, 16384, 0, {}, &back) ==
