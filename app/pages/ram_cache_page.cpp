@@ -304,9 +304,12 @@ void RamCachePage::build() {
     modeBox->addWidget(m_writeBackWarning);
     form->addRow(tr("Mode"), modeBox);
 
-    m_applyNow = new QCheckBox(tr("The partition is mounted: unmount it, stack the cache and "
-                                  "mount it again at the same place now"));
+    // Check box labels do not wrap: short labels, the details in tool tips.
+    m_applyNow = new QCheckBox(tr("Apply now: unmount, stack the cache, mount at the same place"));
     m_applyNow->setObjectName("ramcache.applyNow");
+    m_applyNow->setToolTip(tr("The partition is mounted: it is unmounted, the cache is stacked "
+                              "under it, and it is mounted again at the same place with the "
+                              "same options."));
     form->addRow(QString(), m_applyNow);
     buildSafety(form);
     layout->addWidget(settings);
@@ -824,6 +827,7 @@ QWidget* RamCachePage::buildTuning() {
     m_cutoff->setValue(4096); // bcache's and the engine's default, 4 MiB
     m_cutoff->setSuffix(tr(" KiB"));
     m_cutoff->setSpecialValueText(tr("0 (never bypass)"));
+    m_cutoff->setMaximumWidth(200);
     form->addRow(m_cutoffSet, m_cutoff);
     m_percentSet = new QCheckBox(tr("Writeback percent"));
     m_percentSet->setObjectName("ramcache.writebackPercentSet");
@@ -832,6 +836,7 @@ QWidget* RamCachePage::buildTuning() {
     m_percent->setRange(0, 100);
     m_percent->setValue(10); // bcache's default
     m_percent->setSuffix(tr(" %"));
+    m_percent->setMaximumWidth(200);
     form->addRow(m_percentSet, m_percent);
     auto* note = new QLabel(tr("Unticked: the backend's default."));
     note->setWordWrap(true);
@@ -903,13 +908,12 @@ void RamCachePage::addTuning(Json& args) const {
 }
 
 void RamCachePage::buildSafety(QFormLayout* form) {
-    m_atNextBoot = new QCheckBox(tr("At next boot instead: change nothing now; a boot unit stacks "
-                                    "the cache and /etc/fstab mounts it (the change is shown "
-                                    "first)"));
+    m_atNextBoot = new QCheckBox(tr("At next boot instead (nothing changes now)"));
     m_atNextBoot->setObjectName("ramcache.atNextBoot");
+    m_atNextBoot->setToolTip(tr("A boot unit stacks the cache and /etc/fstab mounts it; the "
+                                "fstab change is shown before anything is written."));
     form->addRow(QString(), m_atNextBoot);
-    m_powerSafe = new QCheckBox(tr("On battery or before suspend: flush and switch to "
-                                   "write-through"));
+    m_powerSafe = new QCheckBox(tr("On battery or before suspend: flush, then write-through"));
     m_powerSafe->setObjectName("ramcache.powerSafe");
     m_powerSafe->setToolTip(
         tr("Back to write-back on mains power or after resume. Before shutdown write-back is "
