@@ -95,6 +95,7 @@ struct BenchOptions {
     unsigned durationS = 0; // preset default when 0
     std::string size = "1G";
     unsigned loops = 1;
+    std::string pick = "best"; // cdm: "best" or "average" of the loops
     unsigned roundS = perf::kSniaRoundS;
     std::vector<unsigned> gapsS = {10, 15, 20, 25};
     std::string burst; // slc: bytes per drain burst; size / 8 when empty
@@ -227,6 +228,7 @@ Expected<perf::BenchResult> benchThroughHelper(const CliContext& context,
               {"size", options.size.value},
               {"duration_s", options.durationS},
               {"loops", options.loops},
+              {"pick", perf::cdmPickName(options.pick)},
               {"round_s", options.roundS},
               {"gaps_s", options.gapsS},
               {"burst", options.burst.value}};
@@ -278,6 +280,12 @@ int runBench(const CliContext& context, const BenchOptions& options) {
     if (!burst) {
         return reportError(context, burst.error());
     }
+    const auto pick = perf::cdmPickFromName(options.pick);
+    if (!pick) {
+        return reportError(context,
+                           Error(ErrorCode::InvalidArgument,
+                                 "--pick must be 'best' or 'average', not '" + options.pick + "'"));
+    }
     if (findExecutable("fio").empty()) {
         return reportError(context, Error(ErrorCode::ToolMissing,
                                           "fio is not installed; install the 'fio' package to "
@@ -292,6 +300,7 @@ int runBench(const CliContext& context, const BenchOptions& options) {
                                     .size = *size,
                                     .durationS = options.durationS,
                                     .loops = options.loops,
+                                    .pick = *pick,
                                     .roundS = options.roundS,
                                     .gapsS = options.gapsS,
                                     .burst = *burst};
@@ -325,8 +334,11 @@ int runBench(const CliContext& context, const BenchOptions& options) {
     std::cout << fmt::format("{} on {} ({})\n", options.preset, target->path,
                              result.run.output.version);
     if (options.preset == "cdm") {
+        const perf::CdmPick shown = perf::cdmPickOf(result);
+        std::cout << fmt::format("{} of {} loop{} per test\n", perf::cdmPickName(shown),
+                                 options.loops, options.loops == 1 ? "" : "s");
         std::cout << fmt::format("{:<12} {:>14} {:>14}\n", "TEST", "READ", "WRITE");
-        for (const auto& row : perf::summarizeCdm(result.run.output, perf::CdmPick::Best)) {
+        for (const auto& row : perf::summarizeCdm(result.run.output, shown)) {
             std::cout << fmt::format("{:<12} {:>14} {:>14}\n", row.test, mbps(row.readBytesPerS),
                                      mbps(row.writeBytesPerS));
         }
@@ -433,8 +445,13 @@ void addPerfCommands(CLI::App& app, CliContext& context, Commands& commands) {
                       "(trim-recovery; default 60)");
     bench->add_option("--size", benchOptions->size, "Test size, e.g. 1G, 256M")
         ->capture_default_str();
-    bench->add_option("--loops", benchOptions->loops, "CDM: runs of each test (best is shown)")
+    bench->add_option("--loops", benchOptions->loops, "CDM: runs of each test")
         ->check(CLI::Range(1U, 9U))
+        ->capture_default_str();
+    bench
+        ->add_option("--pick", benchOptions->pick,
+                     "CDM: show the best of the loops or their average (saved in the result)")
+        ->check(CLI::IsMember({"best", "average"}))
         ->capture_default_str();
     bench
         ->add_option("--round", benchOptions->roundS,

@@ -118,7 +118,7 @@ private:
 Expected<Json> benchVerb(ProcessRunner& runner, int cancelFd, const Json& args,
                          const VerbEvents& events) {
     if (auto keys = requireOnlyKeys(args, {"device", "preset", "confirm", "size", "duration_s",
-                                           "loops", "round_s", "gaps_s", "burst"});
+                                           "loops", "pick", "round_s", "gaps_s", "burst"});
         !keys) {
         return failed(keys);
     }
@@ -225,6 +225,15 @@ Expected<perf::BenchOptions> checkBenchRequest(const Json& args, const device::D
     }
     options.durationS = *duration;
     options.loops = *loops;
+    if (args.contains("pick")) {
+        auto pick = stringArg(args, "pick", 16);
+        const auto parsed = pick ? perf::cdmPickFromName(*pick) : std::nullopt;
+        if (!parsed) {
+            return fail(ErrorCode::InvalidArgument, "argument 'pick' must be \"best\" or "
+                                                    "\"average\"");
+        }
+        options.pick = *parsed;
+    }
     options.roundS = *round;
     options.gapsS = *gaps;
     options.burst = Bytes(*burst);

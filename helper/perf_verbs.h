@@ -8,7 +8,7 @@
 namespace ssdk::helper {
 
 // Benchmarks on a raw block device, which an unprivileged user cannot open (docs/cli.md):
-//   perf.bench {device, preset, confirm, size?, duration_s?, loops?, round_s?, gaps_s?,
+//   perf.bench {device, preset, confirm, size?, duration_s?, loops?, pick?, round_s?, gaps_s?,
 //               burst?} → the result document (perf::resultDocument)              Destroy
 // The device must be a whole drive, not the system disk, not mounted or held, writable, and
 // `confirm` must be its confirmation word (the model, else the kernel name; see

@@ -27,6 +27,8 @@ Expected<BenchPlan> planBench(const BenchOptions& options, bool onDevice) {
     if (preset == "cdm") {
         const unsigned seconds = options.durationS ? options.durationS : kCdmSecondsPerTest;
         plan.jobs = cdmJobs(options.size, options.loops, seconds);
+        plan.parameters["loops"] = options.loops;
+        plan.parameters["pick"] = cdmPickName(options.pick);
         plan.expectedSeconds = 8 * options.loops * seconds;
     } else if (preset == "qd-scaling") {
         const unsigned seconds = options.durationS ? options.durationS : kQdSecondsPerDepth;

@@ -21,6 +21,7 @@ struct BenchOptions {
     Bytes size = Bytes::gib(1);
     unsigned durationS = 0;                         // preset default when 0 (see planBench)
     unsigned loops = 1;                             // cdm
+    CdmPick pick = CdmPick::Best;                   // cdm: best of the loops or their average
     unsigned roundS = 60;                           // consistency: seconds per SNIA round
     std::vector<unsigned> gapsS = {10, 15, 20, 25}; // slc idle gaps
     Bytes burst;                                    // slc drain burst; size / 8 when 0

@@ -149,6 +149,28 @@ std::vector<CdmRow> summarizeCdm(const FioOutput& output, CdmPick pick) {
     return rows;
 }
 
+std::string cdmPickName(CdmPick pick) {
+    return pick == CdmPick::Average ? "average" : "best";
+}
+
+std::optional<CdmPick> cdmPickFromName(std::string_view name) {
+    if (name == "best") {
+        return CdmPick::Best;
+    }
+    if (name == "average") {
+        return CdmPick::Average;
+    }
+    return std::nullopt;
+}
+
+CdmPick cdmPickOf(const BenchResult& result) {
+    const auto pick = result.parameters.find("pick");
+    if (pick == result.parameters.end() || !pick->is_string()) {
+        return CdmPick::Best;
+    }
+    return cdmPickFromName(pick->get<std::string>()).value_or(CdmPick::Best);
+}
+
 std::string jobsCsv(const FioOutput& output) {
     std::string csv =
         "job,read_bytes_per_s,read_iops,read_lat_us,write_bytes_per_s,write_iops,write_lat_us\n";

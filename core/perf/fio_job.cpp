@@ -37,6 +37,9 @@ std::vector<std::string> fioArguments(const FioRunSpec& spec, const std::string&
         if (job.rateBytesPerS) {
             argv.push_back(fmt::format("--rate={}", *job.rateBytesPerS));
         }
+        if (job.rateIops) {
+            argv.push_back(fmt::format("--rate_iops={}", *job.rateIops));
+        }
         if (!job.logPrefix.empty()) {
             argv.push_back("--write_bw_log=" + job.logPrefix);
             argv.push_back("--write_iops_log=" + job.logPrefix);
@@ -64,6 +67,9 @@ Json toJson(const FioJob& job) {
     }
     if (job.rateBytesPerS) {
         out["rate"] = *job.rateBytesPerS;
+    }
+    if (job.rateIops) {
+        out["rate_iops"] = *job.rateIops;
     }
     if (job.thinkTimeS > 0) {
         out["thinktime_s"] = job.thinkTimeS;

@@ -21,6 +21,7 @@ struct FioJob {
     Bytes size;                                  // region of the target the job covers (0: all)
     std::optional<std::chrono::seconds> runtime; // time_based when set
     std::optional<std::uint64_t> rateBytesPerS;  // fio rate=: caps the job's bandwidth
+    std::optional<std::uint64_t> rateIops;       // fio rate_iops=: caps its I/O per second
     // Per-interval bandwidth and IOPS logs (write_bw_log/write_iops_log, log_avg_msec):
     // <logPrefix>_bw.1.log, <logPrefix>_iops.1.log. Empty: no logs.
     std::string logPrefix;

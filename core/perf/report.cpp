@@ -113,7 +113,9 @@ Json analysisJson(const BenchResult& result) {
     Json out = Json::object();
     if (result.preset == "cdm") {
         Json rows = Json::array();
-        for (const auto& row : summarizeCdm(result.run.output, CdmPick::Best)) {
+        const CdmPick pick = cdmPickOf(result);
+        out["cdm_pick"] = cdmPickName(pick);
+        for (const auto& row : summarizeCdm(result.run.output, pick)) {
             rows.push_back(Json{{"test", row.test},
                                 {"read_bytes_per_s", row.readBytesPerS},
                                 {"write_bytes_per_s", row.writeBytesPerS},
@@ -164,7 +166,7 @@ std::string resultCsv(const BenchResult& result) {
     }
     std::string csv = "test,read_bytes_per_s,write_bytes_per_s,read_iops,write_iops,read_lat_us,"
                       "write_lat_us\n";
-    for (const auto& row : summarizeCdm(result.run.output, CdmPick::Best)) {
+    for (const auto& row : summarizeCdm(result.run.output, cdmPickOf(result))) {
         csv += fmt::format("{},{:.0f},{:.0f},{:.1f},{:.1f},{:.1f},{:.1f}\n", row.test,
                            row.readBytesPerS, row.writeBytesPerS, row.readIops, row.writeIops,
                            row.readLatUs, row.writeLatUs);
@@ -188,8 +190,9 @@ Expected<std::vector<CompareRow>> compareResults(const BenchResult& a, const Ben
     }
     std::vector<CompareRow> rows;
     if (a.preset == "cdm") {
-        const auto rowsB = summarizeCdm(b.run.output, CdmPick::Best);
-        for (const auto& rowA : summarizeCdm(a.run.output, CdmPick::Best)) {
+        // Each side as it was summarised when it ran (best or average of its loops).
+        const auto rowsB = summarizeCdm(b.run.output, cdmPickOf(b));
+        for (const auto& rowA : summarizeCdm(a.run.output, cdmPickOf(a))) {
             const auto it = std::ranges::find(rowsB, rowA.test, &CdmRow::test);
             if (it == rowsB.end()) {
                 continue;

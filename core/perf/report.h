@@ -45,10 +45,13 @@ struct TrimRecoveryReport {
 };
 TrimRecoveryReport trimRecoveryReport(const BenchResult& result);
 
-// The preset's verdict as JSON ("cdm", "steady_state", "slc" or "trim_recovery").
+// The preset's verdict as JSON ("cdm" with "cdm_pick", "steady_state", "slc" or
+// "trim_recovery"). The CDM table is the best or the average of the loops, as the result's
+// parameters.pick says.
 Json analysisJson(const BenchResult& result);
 
-// CSV of a result: the CDM table (one row per test) for cdm, else one row per fio job;
+// CSV of a result: the CDM table (one row per test, best or average as the result was run)
+// for cdm, else one row per fio job;
 // rates in bytes/s and I/O per second, latencies in µs.
 std::string resultCsv(const BenchResult& result);
 

@@ -66,6 +66,8 @@ TEST_CASE("exit codes: 2 for usage, 1 for failures, JSON errors with --json", "[
     CHECK(runCtl({"lab", "create", "--size", "8X"}).exitCode == 2);
     CHECK(runCtl({"lab", "create", "--name", "no spaces please"}).exitCode == 2);
     CHECK(runCtl({"--sysfs-root", "/nonexistent-tree", "list"}).exitCode == 2);
+    CHECK(runCtl({"bench", "/tmp", "--preset", "cdm", "--pick", "median"}).exitCode == 2);
+    CHECK(runCtl({"monitor", "sda", "--interval", "10"}).exitCode == 2);
     CHECK(runCtl({"--help"}).exitCode == 0);
 
     const auto missing = runCtl({"--sysfs-root", kWorkstation, "info", "sdz"});

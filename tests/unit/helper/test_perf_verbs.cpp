@@ -51,6 +51,12 @@ TEST_CASE("perf.bench accepts an idle drive with its confirmation", "[helper][pe
     CHECK(options->size == Bytes::mib(64));
     CHECK(options->durationS == 2);
     CHECK(options->loops == 1);
+    CHECK(options->pick == perf::CdmPick::Best);
+    Json average = request();
+    average["pick"] = "average";
+    const auto averaged = checkBenchRequest(average, spareDrive());
+    REQUIRE(averaged);
+    CHECK(averaged->pick == perf::CdmPick::Average);
 }
 
 TEST_CASE("perf.bench refuses what would destroy data it must not", "[helper][perf]") {
@@ -104,6 +110,11 @@ TEST_CASE("perf.bench refuses what would destroy data it must not", "[helper][pe
         args["loops"] = 10;
         code = ErrorCode::InvalidArgument;
         mentions = "'loops'";
+    }
+    SECTION("a CDM pick that is neither best nor average") {
+        args["pick"] = "median";
+        code = ErrorCode::InvalidArgument;
+        mentions = "'pick'";
     }
     SECTION("gaps that are not seconds") {
         args["gaps_s"] = Json::array({10, "x"});

@@ -91,6 +91,11 @@ TEST_CASE("consistency and SLC presets log per interval", "[perf]") {
     CHECK(consistency[1].rw == "randwrite");
     CHECK(consistency[1].ioDepth == 32);
     CHECK(consistency[1].logAvgMsec == 1000);
+    auto paced = consistency[1];
+    paced.rateIops = 2000;
+    const auto pacedArgv = fioArguments({.target = "/dev/loop9", .jobs = {paced}}, "");
+    CHECK(contains(pacedArgv, "--rate_iops=2000"));
+    CHECK(toJson(paced)["rate_iops"] == 2000);
     const auto slc = slcJobs(Bytes::gib(4), Bytes::mib(256), {10, 15, 20, 25}, "s");
     REQUIRE(slc.size() == 9); // probe, then idle + drain per gap
     CHECK(slc[0].logAvgMsec <= 500);
