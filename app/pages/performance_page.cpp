@@ -1,6 +1,5 @@
 #include "app/pages/performance_page.h"
 
-#include <ctime>
 #include <fstream>
 #include <sstream>
 
@@ -28,7 +27,6 @@
 #include "app/widgets/analysis_chart.h"
 #include "app/widgets/throughput_chart.h"
 #include "core/base/system_process_runner.h"
-#include "core/device/device_json.h"
 #include "core/device/discovery.h"
 #include "core/maintenance/erase/guards.h"
 #include "core/perf/bench_plan.h"
@@ -241,9 +239,16 @@ QWidget* PerformancePage::buildBenchCard() {
     m_size->setObjectName(QStringLiteral("performance.size"));
     m_size->setCurrentIndex(3);
     m_loops = new QComboBox;
+    m_loops->setObjectName(QStringLiteral("performance.loops"));
     for (int i = 1; i <= 5; ++i) {
-        m_loops->addItem(tr("%n loop(s)", nullptr, i), i);
+        m_loops->addItem(i == 1 ? tr("1 loop") : tr("%1 loops").arg(i), i);
     }
+    // CrystalDiskMark's choice: the best of the loops (its default) or their average.
+    m_pick = new QComboBox;
+    m_pick->setObjectName(QStringLiteral("performance.pick"));
+    m_pick->addItem(tr("Best"), static_cast<int>(perf::CdmPick::Best));
+    m_pick->addItem(tr("Average"), static_cast<int>(perf::CdmPick::Average));
+    m_pick->setToolTip(tr("Show the best of the loops, or their average, like CrystalDiskMark"));
     m_seconds = new QComboBox;
     m_seconds->setObjectName(QStringLiteral("performance.seconds"));
     for (int seconds : {1, 3, 5, 10}) {
@@ -253,6 +258,7 @@ QWidget* PerformancePage::buildBenchCard() {
     options->addWidget(new QLabel(tr("Size")));
     options->addWidget(m_size);
     options->addWidget(m_loops);
+    options->addWidget(m_pick);
     options->addWidget(m_seconds);
     options->addStretch(1);
     left->addLayout(options);
@@ -413,10 +419,13 @@ void PerformancePage::startBenchmark() {
         return;
     }
     const std::string target = m_target->text().toStdString();
-    const Bytes size(m_size->currentData().toULongLong());
-    const unsigned loops = m_loops->currentData().toUInt();
-    const unsigned kSecondsPerTest = m_seconds->currentData().toUInt();
-    m_expectedSeconds = static_cast<int>(8 * loops * kSecondsPerTest);
+    const perf::BenchOptions options = cdmOptions();
+    auto plan = perf::planBench(options, false);
+    if (!plan) {
+        m_benchStatus->setText(QString::fromStdString(plan.error().describe()));
+        return;
+    }
+    m_expectedSeconds = static_cast<int>(plan->expectedSeconds);
     // The process runner lives as long as the FioRunner that refers to it.
     auto processes = std::make_shared<SystemProcessRunner>();
     m_runner = std::shared_ptr<perf::FioRunner>(new perf::FioRunner(*processes),
@@ -428,34 +437,49 @@ void PerformancePage::startBenchmark() {
     m_benchStatus->setText(tr("Running fio on %1…").arg(m_target->text()));
     m_benchClock.start();
     m_progressTimer.start();
-    m_benchWatcher.setFuture(QtConcurrent::run(
-        [runner, target, size, loops, kSecondsPerTest]() -> Expected<perf::BenchResult> {
-            if (findExecutable("fio").empty()) {
-                return fail(ErrorCode::ToolMissing,
-                            "fio is not installed; install the 'fio' package to run benchmarks");
-            }
-            const SysfsRoot root;
-            const device::Discovery discovery(root, device::makeSystemFsProber(root));
-            auto prepared = perf::prepareTarget(target, size, false, discovery);
-            if (!prepared) {
-                return std::unexpected(prepared.error());
-            }
-            perf::FioRunSpec spec{.jobs = perf::cdmJobs(size, loops, kSecondsPerTest)};
-            auto run = runner->run(*prepared, spec, std::chrono::hours(4));
-            if (!run) {
-                return std::unexpected(run.error());
-            }
-            perf::BenchResult result;
-            result.preset = "cdm";
-            result.target = prepared->path;
-            if (auto device = discovery.find(prepared->deviceName)) {
-                result.device = device::toJson(*device);
-            }
-            result.machine = perf::describeMachine();
-            result.createdS = static_cast<std::int64_t>(std::time(nullptr));
-            result.run = std::move(*run);
-            return result;
-        }));
+    m_benchWatcher.setFuture(QtConcurrent::run([runner, target, size = options.size,
+                                                plan = *plan]() -> Expected<perf::BenchResult> {
+        if (findExecutable("fio").empty()) {
+            return fail(ErrorCode::ToolMissing,
+                        "fio is not installed; install the 'fio' package to run benchmarks");
+        }
+        const SysfsRoot root;
+        const device::Discovery discovery(root, device::makeSystemFsProber(root));
+        auto prepared = perf::prepareTarget(target, size, false, discovery);
+        if (!prepared) {
+            return std::unexpected(prepared.error());
+        }
+        auto run =
+            runner->run(*prepared, perf::FioRunSpec{.jobs = plan.jobs}, std::chrono::hours(4));
+        if (!run) {
+            return std::unexpected(run.error());
+        }
+        return perf::makeBenchResult("cdm", *prepared, discovery, plan.parameters, std::move(*run));
+    }));
+}
+
+perf::BenchOptions PerformancePage::cdmOptions() const {
+    return perf::BenchOptions{
+        .preset = "cdm",
+        .size = Bytes(m_size->currentData().toULongLong()),
+        .durationS = m_seconds->currentData().toUInt(),
+        .loops = m_loops->currentData().toUInt(),
+        .pick = static_cast<perf::CdmPick>(m_pick->currentData().toInt()),
+    };
+}
+
+Json PerformancePage::deviceBenchRequest(const QString& confirmation) const {
+    if (!m_selected) {
+        return Json::object();
+    }
+    const perf::BenchOptions options = cdmOptions();
+    return Json{{"device", m_selected->path},
+                {"preset", options.preset},
+                {"confirm", confirmation.toStdString()},
+                {"size", std::min(options.size.value, m_selected->size.value)},
+                {"loops", options.loops},
+                {"pick", perf::cdmPickName(options.pick)},
+                {"duration_s", options.durationS}};
 }
 
 void PerformancePage::cancelBenchmark() {
@@ -603,15 +627,7 @@ void PerformancePage::startDeviceBenchmark(const QString& confirmation) {
     if (!m_selected || m_helper->isBusy()) {
         return;
     }
-    const Bytes size(
-        std::min<std::uint64_t>(m_size->currentData().toULongLong(), m_selected->size.value));
-    Json args{{"device", m_selected->path},
-              {"preset", "cdm"},
-              {"confirm", confirmation.toStdString()},
-              {"size", size.value},
-              {"loops", m_loops->currentData().toUInt()},
-              {"duration_s", m_seconds->currentData().toUInt()}};
-    if (!m_helper->call(QStringLiteral("perf.bench"), std::move(args))) {
+    if (!m_helper->call(QStringLiteral("perf.bench"), deviceBenchRequest(confirmation))) {
         return;
     }
     setRunning(true);
@@ -643,7 +659,8 @@ void PerformancePage::deviceBenchmarkDone(bool ok, const QString& error, const J
 void PerformancePage::showResult(const perf::BenchResult& result) {
     m_result = result;
     setExportsEnabled(true);
-    const auto rows = perf::summarizeCdm(result.run.output, perf::CdmPick::Best);
+    const perf::CdmPick pick = perf::cdmPickOf(result);
+    const auto rows = perf::summarizeCdm(result.run.output, pick);
     for (int row = 0; row < 4; ++row) {
         for (int column = 0; column < 2; ++column) {
             m_cells[row][column]->setText(QStringLiteral("—"));
@@ -655,10 +672,20 @@ void PerformancePage::showResult(const perf::BenchResult& result) {
             }
         }
     }
-    m_benchStatus->setText(tr("%1 on %2, %3 (best of the loops; numbers are fio's)")
+    const auto loops = result.parameters.find("loops");
+    const int loopCount =
+        loops != result.parameters.end() && loops->is_number_integer() ? loops->get<int>() : 0;
+    const bool average = pick == perf::CdmPick::Average;
+    const QString picked =
+        loopCount == 1 ? (average ? tr("average of 1 loop") : tr("best of 1 loop"))
+        : loopCount > 1
+            ? (average ? tr("average of %1 loops") : tr("best of %1 loops")).arg(loopCount)
+        : average ? tr("average of the loops")
+                  : tr("best of the loops");
+    m_benchStatus->setText(tr("%1 on %2, %3 (%4; numbers are fio's)")
                                .arg(QString::fromStdString(result.preset).toUpper(),
                                     QString::fromStdString(result.target),
-                                    QString::fromStdString(result.run.output.version)));
+                                    QString::fromStdString(result.run.output.version), picked));
 }
 
 QString PerformancePage::resultText(int row, int column) const {

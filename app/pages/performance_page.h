@@ -9,6 +9,7 @@
 #include <QTimer>
 
 #include "app/pages/device_page.h"
+#include "core/perf/bench_plan.h"
 #include "core/perf/bench_result.h"
 
 class QComboBox;
@@ -104,6 +105,12 @@ public:
     // Starts the benchmark as the Run button does (a whole-device run opens the confirmation
     // dialog, object name "performance.confirmDialog").
     void runBenchmark() { startBenchmark(); }
+    // The CDM preset as the controls set it: size, seconds per test, loops and the pick
+    // (best or average of the loops), planned by perf::planBench for a test-file run.
+    perf::BenchOptions cdmOptions() const;
+    // The helper's perf.bench arguments for a whole-device run of the selected drive (the
+    // size capped at the drive's); an empty object when no drive is selected.
+    Json deviceBenchRequest(const QString& confirmation) const;
 
 signals:
     void benchmarkFinished(bool ok, const QString& message);
@@ -149,6 +156,7 @@ private:
     QLineEdit* m_target = nullptr;
     QComboBox* m_size = nullptr;
     QComboBox* m_loops = nullptr;
+    QComboBox* m_pick = nullptr;
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;
     QPushButton* m_save = nullptr;

@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include "app/widgets/chart_axes.h"
 #include "core/perf/analysis.h"
 #include "core/perf/series.h"
 
@@ -88,7 +89,7 @@ void AnalysisChart::showConsistency() {
     auto* axisY = new QLogValueAxis;
     axisY->setTitleText(tr("IOPS"));
     axisY->setBase(10);
-    axisY->setLabelFormat(QStringLiteral("%g"));
+    axisY->setLabelFormat(QStringLiteral("%.0f")); // 100000, not 1e+05
     axisY->setMinorTickCount(-1);
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisY, Qt::AlignLeft);
@@ -133,9 +134,21 @@ void AnalysisChart::showConsistency() {
                         .arg(state.mean > 0 ? 100 * state.slopeExcursion / state.mean : 0, 0, 'f',
                              1);
     }
-    axisX->setRange(0, maxX + 1);
-    axisY->setRange(std::pow(10, std::floor(std::log10(std::max(1.0, minY)))),
-                    std::pow(10, std::ceil(std::log10(maxY * 1.01))));
+    // One tick per SNIA round (or per few rounds on a long run), so the rounds read off the
+    // time axis.
+    unsigned roundS = 1;
+    for (const auto& run : m_runs) {
+        roundS = std::max(roundS, run.report.roundS);
+    }
+    const double step =
+        roundS * std::max(1.0, std::round(niceTickStep(std::ceil(maxX / roundS), 10)));
+    setTicksEvery(*axisX, 0, std::ceil(maxX / step) * step, step);
+    // From the decade below the slowest second to 1, 2 or 5 × 10^k above the fastest: the
+    // decades are labelled, and the top is not a decade of empty space.
+    const double top = maxY * 1.1;
+    const double decade = std::pow(10, std::floor(std::log10(top)));
+    const double multiple = top <= 2 * decade ? 2 : top <= 5 * decade ? 5 : 10;
+    axisY->setRange(std::pow(10, std::floor(std::log10(std::max(1.0, minY)))), multiple * decade);
     m_verdict->setText(verdicts.join(QStringLiteral("\n")));
 }
 
@@ -157,20 +170,19 @@ void AnalysisChart::showSlc(const perf::BenchResult& result, const QString& labe
     axisX->setTitleText(tr("Written (GB)"));
     auto* axisY = new QValueAxis;
     axisY->setTitleText(tr("MB/s"));
-    axisY->setLabelFormat(QStringLiteral("%.0f"));
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisY, Qt::AlignLeft);
     chart->addSeries(speed);
     speed->attachAxis(axisX);
     speed->attachAxis(axisY);
-    axisX->setRange(0, std::max(written / 1e9, 1e-3));
-    axisY->setRange(0, maxMb * 1.15);
+    setNiceRange(*axisX, 0, std::max(written / 1e9, 1e-3));
+    setNiceRange(*axisY, 0, maxMb * 1.1);
     if (slc.dropFound) {
         auto* marker = new QLineSeries;
         marker->setName(tr("Cache %1 GB").arg(slc.cacheBytes / 1e9, 0, 'f', 3));
         marker->setPen(QPen(QColor(0x47, 0x55, 0x69), 1, Qt::DashLine));
         marker->append(slc.cacheBytes / 1e9, 0);
-        marker->append(slc.cacheBytes / 1e9, maxMb * 1.15);
+        marker->append(slc.cacheBytes / 1e9, axisY->max());
         chart->addSeries(marker);
         marker->attachAxis(axisX);
         marker->attachAxis(axisY);
@@ -204,11 +216,10 @@ void AnalysisChart::showTrimRecovery(const perf::BenchResult& result, const QStr
     axisX->append({tr("Fresh"), tr("Dirty (after torture)"), tr("After TRIM")});
     auto* axisY = new QValueAxis;
     axisY->setTitleText(tr("MB/s"));
-    axisY->setLabelFormat(QStringLiteral("%.0f"));
     const double top =
         std::max({report.freshBytesPerS, report.dirtyBytesPerS, report.afterTrimBytesPerS, 1e6}) /
         1e6;
-    axisY->setRange(0, top * 1.15);
+    setNiceRange(*axisY, 0, top * 1.1);
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisY, Qt::AlignLeft);
     series->attachAxis(axisX);

@@ -9,23 +9,9 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
-namespace ssdk::app {
+#include "app/widgets/chart_axes.h"
 
-namespace {
-// A "nice" axis maximum at or above value: 1, 2 or 5 times a power of ten.
-double niceCeiling(double value) {
-    if (value <= 0) {
-        return 1;
-    }
-    const double power = std::pow(10.0, std::floor(std::log10(value)));
-    for (const double step : {1.0, 2.0, 5.0, 10.0}) {
-        if (value <= step * power) {
-            return step * power;
-        }
-    }
-    return 10 * power;
-}
-} // namespace
+namespace ssdk::app {
 
 ThroughputChart::ThroughputChart(QWidget* parent)
     : QWidget(parent) {
@@ -109,10 +95,11 @@ void ThroughputChart::refresh() {
     m_read->replace(read);
     m_write->replace(write);
     m_iops->replace(iops);
-    m_axisX->setRange(std::max(0.0, end - m_windowS), std::max(end, double(m_windowS)));
+    setTicksEvery(*m_axisX, std::max(0.0, end - m_windowS), std::max(end, double(m_windowS)),
+                  niceTickStep(m_windowS, 6));
     // Floors keep an idle graph's axes readable (0…10 MB/s, 0…100 IOPS).
-    m_axisMb->setRange(0, std::max(10.0, niceCeiling(maxMb * 1.1)));
-    m_axisIops->setRange(0, std::max(100.0, niceCeiling(maxIops * 1.1)));
+    setNiceRange(*m_axisMb, 0, std::max(10.0, maxMb * 1.1));
+    setNiceRange(*m_axisIops, 0, std::max(100.0, maxIops * 1.1));
 }
 
 } // namespace ssdk::app

@@ -1,18 +1,28 @@
-// The Performance page offscreen: the live graph's windows and pause, and a saved CDM result
-// (recorded with `ssdkeeperctl bench … --preset cdm --output`) re-opened into the grid.
+// The Performance page offscreen: the live graph's windows and pause, a saved CDM result
+// (recorded with `ssdkeeperctl bench … --preset cdm --output`) re-opened into the grid, and
+// the CDM best/average choice reaching the plan, the helper request and a real fio run.
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include <QChartView>
 #include <QComboBox>
 #include <QImage>
+#include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTableWidget>
+#include <QValueAxis>
 
 #include "app/pages/performance_page.h"
 #include "app/widgets/analysis_chart.h"
+#include "app/widgets/chart_axes.h"
 #include "app/widgets/throughput_chart.h"
+#include "core/base/system_process_runner.h"
+#include "core/perf/bench_plan.h"
 #include "core/perf/bench_result.h"
+#include "core/perf/report.h"
 #include "tests/gui/gui_support.h"
 
 using namespace ssdk;
@@ -140,9 +150,147 @@ TEST_CASE("performance page: consistency runs judged in SNIA one-minute rounds",
     page.analysisChart()->addResult(run, QStringLiteral("default"));
     CHECK(page.analysisChart()->verdictText().contains(
         QStringLiteral("default: steady state reached (last 5 rounds of 60 s")));
+    // One tick per one-minute round on the time axis.
+    auto* view = page.findChild<QChartView*>(QStringLiteral("performance.analysisChart"));
+    REQUIRE(view);
+    auto* time = qobject_cast<QValueAxis*>(view->chart()->axes(Qt::Horizontal).value(0));
+    REQUIRE(time);
+    CHECK(time->tickType() == QValueAxis::TicksDynamic);
+    CHECK(time->tickInterval() == 60);
+    CHECK(time->max() == 360);
     run.parameters = {{"round_s", 120}};
     page.analysisChart()->addResult(run, QStringLiteral("long rounds"));
     CHECK(page.analysisChart()->runCount() == 2);
     CHECK(page.analysisChart()->verdictText().contains(
         QStringLiteral("long rounds: steady state not judged")));
+}
+
+namespace {
+// Two loops of each CDM test whose read and write rates differ by loop (1: 100 MB/s and
+// 2: 300 MB/s, scaled per test), as a two-loop run saves them.
+perf::BenchResult twoLoopCdm(const Json& parameters) {
+    perf::BenchResult result;
+    result.preset = "cdm";
+    result.target = "/tmp/ssdkeeper-bench.tmp";
+    result.parameters = parameters;
+    const auto jobs = perf::cdmJobs(Bytes::mib(16), 2, 1);
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        perf::FioJobResult job;
+        job.name = jobs[i].name;
+        const auto key = perf::cdmKeyOf(jobs[i].name);
+        const int test = key->test == "SEQ1M Q8T1" ? 0 : key->test == "SEQ1M Q1T1" ? 1 : 2;
+        const double rate = (jobs[i].name.ends_with("#1") ? 100e6 : 300e6) / (1 + test);
+        auto& direction = jobs[i].rw.find("write") != std::string::npos ? job.write : job.read;
+        direction.bwBytesPerS = rate;
+        direction.ioBytes = 1;
+        result.run.output.jobs.push_back(job);
+    }
+    return result;
+}
+} // namespace
+
+TEST_CASE("performance page: best or average of the loops reaches the plan, the helper "
+          "request and the saved result",
+          "[perf]") {
+    test::application();
+    PerformancePage page;
+    auto* loops = test::namedChild<QComboBox>(page, "performance", "loops");
+    auto* pick = test::namedChild<QComboBox>(page, "performance", "pick");
+    CHECK(page.cdmOptions().pick == perf::CdmPick::Best);
+    loops->setCurrentIndex(1); // 2 loops
+    pick->setCurrentIndex(pick->findText(QStringLiteral("Average")));
+    const auto options = page.cdmOptions();
+    CHECK(options.preset == "cdm");
+    CHECK(options.loops == 2);
+    CHECK(options.pick == perf::CdmPick::Average);
+    const auto plan = perf::planBench(options, false);
+    REQUIRE(plan);
+    CHECK(plan->parameters["pick"] == "average");
+    CHECK(plan->parameters["loops"] == 2);
+    CHECK(plan->jobs.size() == 16);
+
+    CHECK(page.deviceBenchRequest(QStringLiteral("demo")).empty()); // no drive selected
+    const auto drive = test::labDrive();
+    page.setDevice(&drive);
+    const Json request = page.deviceBenchRequest(QStringLiteral("demo"));
+    CHECK(request["pick"] == "average");
+    CHECK(request["loops"] == 2);
+    CHECK(request["device"] == drive.path);
+    pick->setCurrentIndex(pick->findText(QStringLiteral("Best")));
+    CHECK(page.deviceBenchRequest(QStringLiteral("demo"))["pick"] == "best");
+
+    // A saved two-loop result shows the pick it was run with, also after re-opening.
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "ssdk-perf-pick-test";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const auto average = twoLoopCdm(Json{{"loops", 2}, {"pick", "average"}});
+    {
+        std::ofstream out(dir / "average.json");
+        out << perf::resultDocument(average).dump();
+    }
+    REQUIRE(page.openResultFile(QString::fromStdString((dir / "average.json").string())).isEmpty());
+    CHECK(page.resultText(0, 0) == QStringLiteral("200.00")); // (100 + 300) / 2
+    CHECK(page.resultText(0, 1) == QStringLiteral("200.00"));
+    CHECK(page.resultText(1, 0) == QStringLiteral("100.00")); // (50 + 150) / 2
+    auto* status = test::namedChild<QLabel>(page, "performance", "benchStatus");
+    CHECK(status->text().contains(QStringLiteral("average of 2 loops")));
+    page.showResult(twoLoopCdm(Json{{"loops", 2}, {"pick", "best"}}));
+    CHECK(page.resultText(0, 0) == QStringLiteral("300.00"));
+    CHECK(status->text().contains(QStringLiteral("best of 2 loops")));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("performance page: a real fio CDM run on a test file records the average pick",
+          "[perf][fio]") {
+    if (findExecutable("fio").empty()) {
+        WARN("fio is not installed: the real CDM run is not checked");
+        return;
+    }
+    test::application();
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "ssdk-perf-pick-run";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    PerformancePage page;
+    test::namedChild<QLineEdit>(page, "performance", "target")
+        ->setText(QString::fromStdString(dir.string()));
+    test::namedChild<QComboBox>(page, "performance", "size")->setCurrentIndex(0);    // 16 MiB
+    test::namedChild<QComboBox>(page, "performance", "seconds")->setCurrentIndex(0); // 1 s
+    test::namedChild<QComboBox>(page, "performance", "loops")->setCurrentIndex(1);   // 2 loops
+    auto* pick = test::namedChild<QComboBox>(page, "performance", "pick");
+    pick->setCurrentIndex(pick->findText(QStringLiteral("Average")));
+    QSignalSpy finished(&page, &PerformancePage::benchmarkFinished);
+    test::namedChild<QPushButton>(page, "performance", "run")->click();
+    REQUIRE(finished.wait(120'000));
+    INFO(finished.at(0).at(1).toString().toStdString());
+    REQUIRE(finished.at(0).at(0).toBool());
+    REQUIRE(page.result());
+    const auto& result = *page.result();
+    CHECK(result.parameters["pick"] == "average");
+    CHECK(result.parameters["loops"] == 2);
+    CHECK(result.run.output.jobs.size() == 16);
+    const auto rows = perf::summarizeCdm(result.run.output, perf::CdmPick::Average);
+    REQUIRE(rows.size() == 4);
+    CHECK(page.resultText(0, 0) == QString::number(rows[0].readBytesPerS / 1e6, 'f', 2));
+    CHECK(perf::analysisJson(result)["cdm_pick"] == "average");
+    CHECK(fs::is_empty(dir)); // the test file is removed
+    fs::remove_all(dir);
+}
+
+TEST_CASE("chart axes tick at 1, 2 or 5 times a power of ten", "[perf]") {
+    CHECK(niceTickStep(51, 5) == 20); // not 12.75: 0, 20, 40, 60
+    CHECK(niceTickStep(10, 5) == 2);
+    CHECK(niceTickStep(0.199, 5) == Approx(0.05));
+    CHECK(niceTickStep(600, 6) == 100);
+    CHECK(niceTickStep(60, 6) == 10);
+    QValueAxis axis;
+    setNiceRange(axis, 0, 46.2);
+    CHECK(axis.min() == 0);
+    CHECK(axis.max() == 50);
+    CHECK(axis.tickInterval() == 10);
+    CHECK(axis.labelFormat() == QStringLiteral("%.0f"));
+    setNiceRange(axis, 0, 0.199);
+    CHECK(axis.max() == Approx(0.2));
+    CHECK(axis.labelFormat() == QStringLiteral("%.2f"));
 }
