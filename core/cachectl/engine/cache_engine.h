@@ -50,7 +50,7 @@ struct CacheConfig {
     // with Busy (the backing store is failing or far too slow).
     std::chrono::milliseconds dirtyWaitTimeout{30000};
     std::string policy = "adaptive";
-    unsigned shards = 0; // 0: chosen from the hardware threads (a power of two, >= 4)
+    unsigned shards = 0; // 0: 8 per hardware thread, 64 to 256, fewer for small caches
 };
 
 struct CacheStats {
