@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "tests/support/run_tool.h"
+#include "tests/support/scoped_env.h"
 
 using ssdk::Json;
 using ssdk::test::runCtl;
@@ -15,30 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Sets an environment variable for one scope (ssdkeeperctl inherits it).
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, const std::string& value)
-        : m_name(name) {
-        if (const char* old = std::getenv(name)) {
-            m_old = old;
-        }
-        ::setenv(name, value.c_str(), 1);
-    }
-    ~ScopedEnv() {
-        if (m_old) {
-            ::setenv(m_name, m_old->c_str(), 1);
-        } else {
-            ::unsetenv(m_name);
-        }
-    }
-    ScopedEnv(const ScopedEnv&) = delete;
-    ScopedEnv& operator=(const ScopedEnv&) = delete;
-
-private:
-    const char* m_name;
-    std::optional<std::string> m_old;
-};
+using ssdk::test::ScopedEnv;
 
 // A helper that appends each request line to `requests` and answers cache.probe (bcache
 // available) and cache.enable (a record); pkexec (used when the test is not root) runs it.

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "core/rpc/client.h"
+#include "tests/support/scoped_env.h"
 
 using namespace ssdk;
 using namespace ssdk::rpc;
@@ -44,28 +45,7 @@ const char* const kEchoHelper = R"sh(while read -r line; do
 done
 )sh";
 
-// Sets an environment variable for one scope.
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, const std::string& value)
-        : m_name(name) {
-        if (const char* old = std::getenv(name)) {
-            m_old = old;
-        }
-        ::setenv(name, value.c_str(), 1);
-    }
-    ~ScopedEnv() {
-        if (m_old) {
-            ::setenv(m_name, m_old->c_str(), 1);
-        } else {
-            ::unsetenv(m_name);
-        }
-    }
-
-private:
-    const char* m_name;
-    std::optional<std::string> m_old;
-};
+using ssdk::test::ScopedEnv;
 
 } // namespace
 
