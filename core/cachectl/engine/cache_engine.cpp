@@ -599,6 +599,13 @@ Expected<void> CacheEngine::writeBack(std::uint64_t offset, std::span<const std:
     const std::uint64_t end = offset + data.size();
     const std::uint64_t first = offset / kBlock;
     const std::uint64_t last = (end - 1) / kBlock;
+    if (m_config.compression) {
+        // encodeBlock first samples a block's first 256 bytes: start loading them now, so the
+        // memory latency overlaps the detector's lock and the index look-up.
+        for (std::size_t line = 0; line < 256 && line < data.size(); line += 64) {
+            __builtin_prefetch(data.data() + line);
+        }
+    }
     // Dirty blocks of a bypassed stream are written back and dropped, never admitted.
     const bool bypass = m_detector->bypass(offset, data.size());
     std::array<std::byte, kBlock> merged;
