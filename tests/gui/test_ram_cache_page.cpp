@@ -4,6 +4,7 @@
 // recorded trace draws the what-if curve.
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <optional>
 #include <unistd.h>
 
 #include <QApplication>
@@ -40,16 +41,41 @@ template <typename T> T* child(QWidget& parent, const char* name) {
     return app::test::namedChild<T>(parent, "ramcache", name);
 }
 
+// A scratch root with no mounts, a CacheManager over `registry` journaling under
+// scratch/state, and the calls a page makes to it (8 GiB RAM, 5 free, 2 suggested). The
+// scratch directory is removed at the end.
+struct ManagerHost {
+    ManagerHost(const std::string& name, cachectl::BackendRegistry& registry)
+        : scratch(fs::temp_directory_path() / (name + "-" + std::to_string(::getpid()))) {
+        fs::remove_all(scratch);
+        fs::create_directories(scratch / "proc/self");
+        std::ofstream(scratch / "proc/self/mountinfo") << "";
+        runner.expect({"blockdev", "--flushbufs", "/dev/mapper/ssdk-loop0"}, ProcessResult{});
+        env.root = scratch;
+        env.runner = &runner;
+        manager.emplace(registry, env, scratch / "state");
+    }
+    ~ManagerHost() { fs::remove_all(scratch); }
+    ManagerHost(const ManagerHost&) = delete;
+    ManagerHost& operator=(const ManagerHost&) = delete;
+
+    // Owned by the page it is given to.
+    ManagerCacheCalls* calls() {
+        return new ManagerCacheCalls(*manager, Json{{"total_bytes", 8 * kGiB},
+                                                    {"available_bytes", 5 * kGiB},
+                                                    {"suggested_bytes", 2 * kGiB}});
+    }
+
+    fs::path scratch;
+    ReplayProcessRunner runner;
+    cachectl::HostEnv env;
+    std::optional<cachectl::CacheManager> manager;
+};
+
 } // namespace
 
 TEST_CASE("the RAM Cache page turns a cache on and off and shows it working", "[gui][ramcache]") {
     test::application();
-    const fs::path scratch =
-        fs::temp_directory_path() / ("ssdk-ramcache-gui-" + std::to_string(::getpid()));
-    fs::remove_all(scratch);
-    fs::create_directories(scratch / "proc/self");
-    std::ofstream(scratch / "proc/self/mountinfo") << "";
-
     cachectl::Capabilities ram;
     ram.writeBack = true;
     ram.compression = true;
@@ -62,15 +88,9 @@ TEST_CASE("the RAM Cache page turns a cache on and off and shows it working", "[
                                                         cachectl::ProbeResult{true, {}}, ram);
     auto* fake = zram.get();
     registry.add(std::move(zram));
-    ReplayProcessRunner runner;
-    runner.expect({"blockdev", "--flushbufs", "/dev/mapper/ssdk-loop0"}, ProcessResult{});
-    cachectl::HostEnv env;
-    env.root = scratch;
-    env.runner = &runner;
-    cachectl::CacheManager manager(registry, env, scratch / "state");
-    auto* cacheCalls = new ManagerCacheCalls(manager, Json{{"total_bytes", 8 * kGiB},
-                                                           {"available_bytes", 5 * kGiB},
-                                                           {"suggested_bytes", 2 * kGiB}});
+    ManagerHost host("ssdk-ramcache-gui", registry);
+    const fs::path& scratch = host.scratch;
+    auto* cacheCalls = host.calls();
 
     RamCachePage page(cacheCalls);
     page.resize(900, 1250);
@@ -155,18 +175,11 @@ TEST_CASE("the RAM Cache page turns a cache on and off and shows it working", "[
     REQUIRE(QTest::qWaitFor([&] { return !enable->isChecked(); }));
     CHECK(child<QLabel>(page, "message")->text().contains(QStringLiteral("off")));
     CHECK_FALSE(fs::exists(scratch / "state" / "ssdk-loop0.json"));
-    fs::remove_all(scratch);
 }
 
 TEST_CASE("the RAM Cache page sends the sequential cutoff and writeback percent a backend takes",
           "[gui][ramcache]") {
     test::application();
-    const fs::path scratch =
-        fs::temp_directory_path() / ("ssdk-ramcache-tuning-" + std::to_string(::getpid()));
-    fs::remove_all(scratch);
-    fs::create_directories(scratch / "proc/self");
-    std::ofstream(scratch / "proc/self/mountinfo") << "";
-
     cachectl::Capabilities tunable;
     tunable.writeBack = true;
     tunable.compressions = {cachectl::Compression::Lz4};
@@ -184,15 +197,9 @@ TEST_CASE("the RAM Cache page sends the sequential cutoff and writeback percent 
     registry.add(std::make_unique<cachectl::FakeBackend>("zram-writecache",
                                                          cachectl::ProbeResult{true, {}}, fixed));
     registry.add(std::move(bcache));
-    ReplayProcessRunner runner;
-    runner.expect({"blockdev", "--flushbufs", "/dev/mapper/ssdk-loop0"}, ProcessResult{});
-    cachectl::HostEnv env;
-    env.root = scratch;
-    env.runner = &runner;
-    cachectl::CacheManager manager(registry, env, scratch / "state");
-    auto* cacheCalls = new ManagerCacheCalls(manager, Json{{"total_bytes", 8 * kGiB},
-                                                           {"available_bytes", 5 * kGiB},
-                                                           {"suggested_bytes", 2 * kGiB}});
+    ManagerHost host("ssdk-ramcache-tuning", registry);
+    auto& manager = *host.manager;
+    auto* cacheCalls = host.calls();
     RamCachePage page(cacheCalls);
     const device::Device drive = test::labDrive();
     page.setDevice(&drive);
@@ -260,5 +267,4 @@ TEST_CASE("the RAM Cache page sends the sequential cutoff and writeback percent 
     CHECK(cutoff->value() == 8192);
     enable->click();
     REQUIRE(QTest::qWaitFor([&] { return fake->calls().back() == "disable /dev/loop0"; }));
-    fs::remove_all(scratch);
 }
