@@ -243,9 +243,11 @@ TEST_CASE("consistency runs overlay and an SLC cliff from fio rate= phases re-op
         }
 
         // A known cliff: 40 MiB/s for 4 s (160 MiB), then 10 MiB/s; logged every 500 ms.
+        // 128 KiB writes keep a window's byte count fine-grained: with 1 MiB writes a 500 ms
+        // window at 10 MiB/s holds 5 +- 1 writes, so scheduling jitter alone moves it 20%.
         perf::FioJob fast{.name = "fast",
                           .rw = "write",
-                          .blockSize = Bytes::mib(1),
+                          .blockSize = Bytes::kib(128),
                           .ioDepth = 8,
                           .size = Bytes::mib(160),
                           .rateBytesPerS = 40ULL << 20,
