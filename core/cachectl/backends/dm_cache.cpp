@@ -198,19 +198,20 @@ Expected<ActiveCache> DmCacheBackend::enable(const CachePlan& plan) {
     return active;
 }
 
-Expected<void> DmCacheBackend::clean(const ActiveCache& active) {
+Expected<void> DmCacheBackend::clean(const ActiveCache& active, std::optional<CacheMode> switchTo) {
     auto current = status(active.plan.name);
     if (!current) {
         return std::unexpected(current.error());
     }
-    if (current->dirtyBlocks == 0) {
+    if (current->dirtyBlocks == 0 && !switchTo) {
         return {};
     }
     const auto& resources = active.resources;
     const std::uint64_t sectors = resources.value("origin_sectors", std::uint64_t{0});
     const std::string meta = resources.value("meta", "");
     const std::string data = resources.value("data", "");
-    const CacheMode mode = current->writeBack ? CacheMode::WriteBack : CacheMode::WriteThrough;
+    const CacheMode mode =
+        switchTo.value_or(current->writeBack ? CacheMode::WriteBack : CacheMode::WriteThrough);
     if (auto cleaner =
             load(active, dmCacheTable(sectors, meta, data, active.plan.origin, mode, "cleaner"));
         !cleaner) {
@@ -258,9 +259,16 @@ Expected<void> DmCacheBackend::setMode(ActiveCache& active, CacheMode mode) {
         return fail(ErrorCode::Unsupported, name() + " has no write-back mode");
     }
     if (mode == CacheMode::WriteThrough) {
-        if (auto flushed = flush(active); !flushed) {
-            return std::unexpected(flushed.error());
+        // The cleaner runs in write-through already: a write that comes while it drains goes
+        // to the origin too, so nothing is dirty once it has drained. (Draining in write-back
+        // first let writes between the drain and the switch stay dirty under smq.)
+        if (auto cleaned = clean(active, mode); !cleaned) {
+            return std::unexpected(
+                Error(cleaned.error())
+                    .addContext("switching " + mapperPath(active.plan.name) + " to write-through"));
         }
+        active.plan.mode = mode;
+        return {};
     }
     const auto& resources = active.resources;
     if (auto loaded =

@@ -67,7 +67,11 @@ protected:
 private:
     Expected<DmCacheStatus> status(const std::string& name) const;
     Expected<void> load(const ActiveCache& active, const std::string& table);
-    Expected<void> clean(const ActiveCache& active);
+    // Writes every dirty block back through the cleaner policy, then returns to smq. With
+    // switchTo, both tables are in that mode (and the cleaner runs even when nothing is dirty
+    // now); otherwise in the current one.
+    Expected<void> clean(const ActiveCache& active,
+                         std::optional<CacheMode> switchTo = std::nullopt);
     Expected<void> toLinear(const ActiveCache& active);
     void tune(const std::string& name);
 

@@ -227,6 +227,58 @@ TEST_CASE("zram-writecache stacks dm-cache on two zram devices and drains before
                     "resume", "message migration_threshold", "remove", "mknodes"});
 }
 
+TEST_CASE("switching to write-through drains with the cleaner already in write-through",
+          "[cache-backend]") {
+    ScratchHost host("zrammode");
+    dmReady(host);
+    CachePlan plan = zramPlan();
+    plan.mode = CacheMode::WriteBack;
+    ActiveCache active{"zram-writecache", plan, "/dev/mapper/ssdk-labx1",
+                       Json{{"origin_sectors", 4194304},
+                            {"meta", "/dev/zram2"},
+                            {"data", "/dev/zram3"},
+                            {"zram", {2, 3}}}};
+    // Writes that arrive while the cleaner drains go to the origin as well, so no block can
+    // be dirty again between the drain and the switch.
+    const std::string cleaner =
+        "0 4194304 cache /dev/zram2 /dev/zram3 /dev/labx1 64 1 writethrough cleaner 0";
+    const std::string smq =
+        "0 4194304 cache /dev/zram2 /dev/zram3 /dev/labx1 64 1 writethrough smq 0";
+    host.runner.expectOnce({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusDirty));
+    host.runner.expectOnce({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusDirty));
+    host.runner.expectOnce({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusClean));
+    host.runner.expect({"dmsetup", "reload", "ssdk-labx1", "--table", cleaner}, ok());
+    host.runner.expect({"dmsetup", "reload", "ssdk-labx1", "--table", smq}, ok());
+    host.runner.expect({"dmsetup", "suspend", "ssdk-labx1"}, ok());
+    host.runner.expect({"dmsetup", "resume", "ssdk-labx1"}, ok());
+    host.runner.expect({"dmsetup", "message", "ssdk-labx1", "0", "migration_threshold", "262144"},
+                       ok());
+    ZramCacheBackend backend(host.env);
+    REQUIRE(backend.setMode(active, CacheMode::WriteThrough));
+    CHECK(active.plan.mode == CacheMode::WriteThrough);
+    const auto dmSince = [&](std::size_t first) {
+        std::vector<std::string> dm;
+        const auto requests = host.runner.requests();
+        for (std::size_t i = first; i < requests.size(); ++i) {
+            const auto& argv = requests[i].argv;
+            dm.push_back(argv[1] + (argv.size() > 4 ? " " + argv[4] : ""));
+        }
+        return dm;
+    };
+    CHECK(dmSince(0) == std::vector<std::string>{"status", "reload " + cleaner, "suspend", "resume",
+                                                 "status", "status", "reload " + smq, "suspend",
+                                                 "resume", "message migration_threshold"});
+    // Even with nothing dirty now, the switch goes through the write-through cleaner: a write
+    // between a look at the status and the switch could otherwise stay dirty.
+    const std::size_t before = host.runner.requests().size();
+    host.runner.expect({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusClean));
+    REQUIRE(backend.setMode(active, CacheMode::WriteThrough));
+    CHECK(dmSince(before) == std::vector<std::string>{"status", "reload " + cleaner, "suspend",
+                                                      "resume", "status", "reload " + smq,
+                                                      "suspend", "resume",
+                                                      "message migration_threshold"});
+}
+
 TEST_CASE("ssd-cache removes its linear devices and their /dev/mapper nodes", "[cache-backend]") {
     ScratchHost host("ssdcache");
     dmReady(host);
