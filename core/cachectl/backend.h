@@ -117,6 +117,8 @@ public:
     // Writes everything dirty to the origin, then tears the stack down.
     virtual Expected<void> disable(const ActiveCache& active) = 0;
     virtual Expected<void> flush(const ActiveCache& active) = 0;
+    // Switching to write-through first writes every dirty block back; nothing is dirty once it
+    // returns, also when writes go on meanwhile.
     virtual Expected<void> setMode(ActiveCache& active, CacheMode mode) = 0;
     virtual Expected<void> resize(ActiveCache& active, std::uint64_t cacheBytes) = 0;
     virtual Expected<CacheStats> stats(const ActiveCache& active) const = 0;

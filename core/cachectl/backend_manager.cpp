@@ -14,6 +14,13 @@ namespace ssdk::cachectl {
 
 namespace {
 
+// A switch to write-through writes every dirty block back itself (Backend::setMode), in a way
+// that keeps new writes from dirtying blocks meanwhile; a write-back flush before it would
+// only chase the writes that keep coming.
+bool drainsBySwitch(const PowerDecision& decision) {
+    return decision.mode == CacheMode::WriteThrough;
+}
+
 std::vector<std::string> splitOptions(const std::string& text) {
     std::vector<std::string> options;
     std::stringstream in(text);
@@ -742,8 +749,10 @@ PowerOutcome CacheManager::applyPower(CacheRecord& record, PowerEvent event, boo
     }
     if (decision.flush) {
         (void)m_env.run({"blockdev", "--flushbufs", record.active.cachedDevice});
-        if (auto flushed = (*backend)->flush(record.active); !flushed) {
-            outcome.error = flushed.error().describe();
+        if (!drainsBySwitch(decision)) {
+            if (auto flushed = (*backend)->flush(record.active); !flushed) {
+                outcome.error = flushed.error().describe();
+            }
         }
     }
     if (decision.mode && outcome.error.empty()) {
@@ -799,7 +808,7 @@ Expected<CacheRecord> CacheManager::setPowerPolicy(const std::string& device, bo
         if (!backend) {
             return std::unexpected(backend.error());
         }
-        if (decision->flush) {
+        if (decision->flush && !drainsBySwitch(*decision)) {
             if (auto flushed = (*backend)->flush(record->active); !flushed) {
                 return std::unexpected(flushed.error());
             }

@@ -275,8 +275,10 @@ TEST_CASE("power events flush and switch the journaled caches, and switch them b
     record = setup.manager().find("/dev/labx1");
     CHECK(record->active.plan.mode == CacheMode::WriteBack);
     CHECK(record->power.switchedBy.empty());
-    CHECK(setup.fake->calls() == std::vector<std::string>{"enable /dev/labx1", "flush",
-                                                          "mode write-through", "mode write-back"});
+    // The switch to write-through drains the cache itself (Backend::setMode); no separate
+    // flush chases writes that keep coming before it.
+    CHECK(setup.fake->calls() ==
+          std::vector<std::string>{"enable /dev/labx1", "mode write-through", "mode write-back"});
 
     // Policy off while on battery: flushed, stays write-back. Turned on: applies at once.
     REQUIRE(manager.setPowerPolicy("/dev/labx1", false, true));
