@@ -87,6 +87,16 @@ std::size_t encodeBlock(const std::byte* in, std::byte* out, bool& compressed) {
     return used + static_cast<std::size_t>(restBytes);
 }
 
+std::size_t encodeBlock(const std::byte* in, std::byte* out, bool& compressed,
+                        EncodeHistory& history) {
+    if (history.skipNext()) {
+        return storeRaw(compressed);
+    }
+    const std::size_t stored = encodeBlock(in, out, compressed);
+    history.record(compressed);
+    return stored;
+}
+
 bool decodeBlock(const std::byte* stored, std::size_t storedBytes, bool compressed,
                  std::byte* out) {
     if (!compressed) {

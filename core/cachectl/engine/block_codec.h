@@ -3,7 +3,8 @@
 // stream (the first KiB, then the remaining 3 KiB with the first as its dictionary) behind a
 // 2-byte length of the first. The early abort has two steps: a byte histogram of 256 sampled
 // bytes stores random-looking data raw at once; otherwise the first KiB is compressed and, when
-// it does not shrink by 1/8, the block is stored raw without compressing the rest.
+// it does not shrink by 1/8, the block is stored raw without compressing the rest. A writer's
+// EncodeHistory lets a long run of incompressible blocks skip most of those checks.
 
 #include <cstddef>
 #include <cstdint>
@@ -18,6 +19,40 @@ inline constexpr std::size_t kCodecMaxEncoded = kCodecBlockBytes + 64;
 // compressed. A block stored raw returns 4096 with compressed false and leaves out unspecified:
 // its stored form is the input itself (the caller copies it, once).
 std::size_t encodeBlock(const std::byte* in, std::byte* out, bool& compressed);
+
+// What encodeBlock recently decided for one writer (a thread), so that a run of incompressible
+// data (media, encrypted or already compressed files) stops paying the early-abort check on
+// every block: after kRawStreak blocks in a row were stored raw, only every kProbeEvery-th
+// block is tried, the others are stored raw at once. A tried block that compresses ends the
+// run, so compressible data that follows is stored raw for at most kProbeEvery - 1 blocks.
+class EncodeHistory {
+public:
+    static constexpr std::uint32_t kRawStreak = 16;
+    static constexpr std::uint32_t kProbeEvery = 8;
+
+    // True when the next block should skip the check and be stored raw.
+    bool skipNext() {
+        if (m_rawStreak < kRawStreak) {
+            return false;
+        }
+        return ++m_skipped % kProbeEvery != 0;
+    }
+    void record(bool compressed) {
+        m_rawStreak = compressed ? 0 : m_rawStreak + 1;
+        if (compressed) {
+            m_skipped = 0;
+        }
+    }
+
+private:
+    std::uint32_t m_rawStreak = 0;
+    std::uint32_t m_skipped = 0;
+};
+
+// encodeBlock guided by history: stores the block raw without looking at it when history says
+// so, otherwise encodes it and records the outcome.
+std::size_t encodeBlock(const std::byte* in, std::byte* out, bool& compressed,
+                        EncodeHistory& history);
 // Reverses encodeBlock into 4096 bytes at out. False when the stored form is corrupt.
 bool decodeBlock(const std::byte* stored, std::size_t storedBytes, bool compressed, std::byte* out);
 

@@ -45,6 +45,13 @@ std::uint64_t capacityFor(std::uint64_t ramBytes, bool compression) {
     return ramBytes / (dataPerBlock + kMetadataPerBlockBudget);
 }
 
+// What this thread's recent blocks compressed to (block_codec.h): a thread writing a run of
+// incompressible data skips most early-abort checks.
+EncodeHistory& threadHistory() {
+    thread_local EncodeHistory history;
+    return history;
+}
+
 } // namespace
 
 // A cached block. The data is its stored form (block_codec.h).
@@ -372,7 +379,7 @@ void CacheEngine::insertClean(Shard& shard, std::uint64_t block, const std::byte
     bool compressed = false;
     std::size_t stored = kBlock;
     if (m_config.compression) {
-        stored = encodeBlock(data, encoded.data(), compressed);
+        stored = encodeBlock(data, encoded.data(), compressed, threadHistory());
     }
     const std::scoped_lock lock(shard.mutex);
     if (shard.epoch != epoch || shard.slots.contains(block) || shard.inFlight.contains(block)) {
@@ -547,7 +554,7 @@ Expected<void> CacheEngine::writeDirect(std::uint64_t firstBlock, std::uint64_t 
                 bool compressed = false;
                 std::size_t stored = kBlock;
                 if (m_config.compression) {
-                    stored = encodeBlock(source, encoded.data(), compressed);
+                    stored = encodeBlock(source, encoded.data(), compressed, threadHistory());
                     if (compressed) {
                         source = encoded.data();
                     }
@@ -652,7 +659,7 @@ Expected<void> CacheEngine::writeBack(std::uint64_t offset, std::span<const std:
             bool compressed = false;
             std::size_t stored = kBlock;
             if (m_config.compression) {
-                stored = encodeBlock(source, encoded.data(), compressed);
+                stored = encodeBlock(source, encoded.data(), compressed, threadHistory());
                 if (compressed) {
                     source = encoded.data();
                 }

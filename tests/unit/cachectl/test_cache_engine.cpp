@@ -558,6 +558,59 @@ TEST_CASE("the block codec round-trips and stores incompressible blocks raw",
     CHECK_FALSE(decodeBlock(encoded.data(), size, true, decoded.data()));
 }
 
+TEST_CASE("a run of incompressible blocks skips most checks and ends at compressible data",
+          "[cachectl][engine]") {
+    std::mt19937_64 random(10);
+    std::array<std::byte, kCodecMaxEncoded> encoded;
+    std::vector<std::byte> text(4096);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        text[i] = static_cast<std::byte>("the quick brown fox "[i % 20]);
+    }
+    std::vector<std::byte> noise(4096);
+    EncodeHistory history;
+    bool compressed = false;
+    // A short run of noise changes nothing: the next compressible block is compressed.
+    for (std::uint32_t i = 0; i + 1 < EncodeHistory::kRawStreak; ++i) {
+        for (auto& byte : noise) {
+            byte = static_cast<std::byte>(random());
+        }
+        CHECK(encodeBlock(noise.data(), encoded.data(), compressed, history) == 4096);
+    }
+    CHECK(encodeBlock(text.data(), encoded.data(), compressed, history) < 1024);
+    CHECK(compressed);
+    // A long run: afterwards compressible blocks are stored raw until the next probe (at most
+    // kProbeEvery - 1 of them), which compresses and ends the run.
+    for (std::uint32_t i = 0; i < 4 * EncodeHistory::kRawStreak; ++i) {
+        encodeBlock(noise.data(), encoded.data(), compressed, history);
+        CHECK_FALSE(compressed);
+    }
+    std::uint32_t storedRaw = 0;
+    while (encodeBlock(text.data(), encoded.data(), compressed, history) == 4096) {
+        CHECK_FALSE(compressed);
+        ++storedRaw;
+        REQUIRE(storedRaw < EncodeHistory::kProbeEvery);
+    }
+    CHECK(compressed);
+    for (int i = 0; i < 4; ++i) {
+        CHECK(encodeBlock(text.data(), encoded.data(), compressed, history) < 1024);
+    }
+    // In a run, one block in kProbeEvery is checked.
+    EncodeHistory run;
+    for (std::uint32_t i = 0; i < EncodeHistory::kRawStreak; ++i) {
+        CHECK_FALSE(run.skipNext());
+        run.record(false);
+    }
+    std::uint32_t skipped = 0;
+    for (std::uint32_t i = 0; i < 4 * EncodeHistory::kProbeEvery; ++i) {
+        if (run.skipNext()) {
+            ++skipped;
+        } else {
+            run.record(false);
+        }
+    }
+    CHECK(skipped == 4 * (EncodeHistory::kProbeEvery - 1));
+}
+
 TEST_CASE("switching to write-through writes dirty blocks back first", "[cachectl][engine]") {
     TestBackingStore backing(4ULL << 20);
     auto config = smallConfig(WriteMode::WriteBack, false);
