@@ -16,8 +16,7 @@ last=$(date +%s%N)
 lap() { now=$(date +%s%N); echo "$1: $(((now - last) / 1000000)) ms"; last=$now; }
 churn=
 cleanup() {
-    [ -z "$churn" ] || kill "$churn" 2>/dev/null || true
-    wait 2>/dev/null || true
+    [ -z "$churn" ] || { touch /tmp/ssdk-churn.stop; wait "$churn" 2>/dev/null || true; }
     umount "$mnt" 2>/dev/null || true
     "$CTL" cache disable "$dev" >/dev/null 2>&1 || true
     umount "$mnt" 2>/dev/null || true
@@ -58,15 +57,20 @@ echo "dirty cache blocks before the battery event: $(dirty)"
 lap "mount from fstab, 4 MiB written"
 # A writer keeps going through the battery event: once write-through, nothing it writes may
 # stay dirty (a write between the drain and the switch once did).
-(while :; do dd if=/dev/urandom of="$mnt/churn" bs=64k count=16 conv=fsync 2>/dev/null; done) &
+# It stops at a file, after its current dd: killing the loop would leave that dd holding the
+# mount.
+stop=/tmp/ssdk-churn.stop
+rm -f "$stop"
+(while [ ! -e "$stop" ]; do dd if=/dev/urandom of="$mnt/churn" bs=64k count=16 conv=fsync 2>/dev/null; done) &
 churn=$!
 "$CTL" cache power-event --on-battery
 lap "power-event --on-battery"
 dmsetup table "$name" | grep -qw writethrough || { echo "not write-through on battery"; exit 1; }
 sleep 1
 [ "$(dirty)" = 0 ] || { echo "$(dirty) blocks still dirty after the battery event"; exit 1; }
-kill "$churn"
-wait "$churn" 2>/dev/null || true
+touch "$stop"
+wait "$churn"
+churn=
 # "Shutdown": fstab unmounts, then the unit stops.
 umount "$mnt"
 "$CTL" cache detach "$path"
