@@ -371,16 +371,20 @@ Expected<void> BcacheBackend::teardown(const ActiveCache& active) {
 }
 
 Expected<void> BcacheBackend::setMode(ActiveCache& active, CacheMode mode) {
-    if (mode == CacheMode::WriteThrough) {
-        if (auto flushed = flush(active); !flushed) {
-            return std::unexpected(flushed.error());
-        }
-    }
     if (auto written = m_env.write(control(active) / "cache_mode", bcacheModeName(mode));
         !written) {
         return std::unexpected(written.error());
     }
     active.plan.mode = mode;
+    // Switched first, drained after: bcache's writeback thread keeps writing back what is
+    // dirty in write-through, and a write that comes meanwhile is no longer kept dirty.
+    if (mode == CacheMode::WriteThrough) {
+        if (auto flushed = flush(active); !flushed) {
+            return std::unexpected(Error(flushed.error())
+                                       .addContext("switched to write-through, still writing "
+                                                   "back what was dirty"));
+        }
+    }
     return {};
 }
 

@@ -16,7 +16,9 @@ t0=$(date +%s)
 dev=$(readlink -f /dev/lab/hdd)
 mnt=/mnt/ssdk-bcache
 bdev=
+churn=
 cleanup() {
+    [ -z "$churn" ] || { touch /tmp/ssdk-churn.stop; wait "$churn" 2>/dev/null || true; }
     [ -z "$bdev" ] || "$CTL" cache disable "$bdev" >/dev/null 2>&1 || true
     umount "$mnt" 2>/dev/null || true
     for stop in /sys/block/bcache*/bcache/stop; do [ -e "$stop" ] && echo 1 >"$stop"; done
@@ -107,6 +109,22 @@ echo "O_DIRECT 64 KiB reads of 16 MiB through $bdev: first ${first} ms, best of 
 grep -q "\[writeback\]" "/sys/block/${bdev#/dev/}/bcache/cache_mode" || { echo "not in write-back"; exit 1; }
 head -c 8M /dev/urandom >"$mnt/after"
 (cd "$mnt" && sha256sum after >>/tmp/ssdk-bcache.sum)
+# To write-through while a writer keeps going: nothing may be dirty once the switch returns.
+# The writer stops at a file, after its current dd (a killed loop would leave dd on the mount).
+rm -f /tmp/ssdk-churn.stop
+(while [ ! -e /tmp/ssdk-churn.stop ]; do dd if=/dev/urandom of="$mnt/churn" bs=64k count=16 conv=fsync 2>/dev/null; done) &
+churn=$!
+"$CTL" cache mode "$bdev" write-through
+dirty=$(cat "/sys/block/${bdev#/dev/}/bcache/dirty_data")
+touch /tmp/ssdk-churn.stop
+wait "$churn"
+churn=
+case "$dirty" in
+0 | 0.0k) ;;
+*) echo "$dirty still dirty after the switch to write-through"; exit 1 ;;
+esac
+grep -q "\[writethrough\]" "/sys/block/${bdev#/dev/}/bcache/cache_mode" || { echo "not in write-through"; exit 1; }
+echo "switched to write-through under writes, nothing dirty ($(($(date +%s) - t0)) s)"
 "$CTL" cache flush "$bdev"
 "$CTL" cache disable "$bdev"
 [ "$(findmnt -n -o SOURCE "$mnt")" = "$bdev" ] || { echo "$bdev is not mounted back"; exit 1; }
