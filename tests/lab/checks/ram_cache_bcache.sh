@@ -10,15 +10,14 @@ ctl=$SSDK_BIN_DIR/ssdkeeperctl
 # disable detaches the set; checksums and fsck. The cache is enabled with --sequential-cutoff 0
 # --writeback-percent 20: sysfs shows both while it runs (and `cache status` reports them), the
 # values from before once it is off. The trap takes everything down.
-lab_run "CTL='$ctl'"'
+lab_run "CTL='$ctl'; . '$guest_lib/ram_cache.sh'"'
 set -eu
 t0=$(date +%s)
 dev=$(readlink -f /dev/lab/hdd)
 mnt=/mnt/ssdk-bcache
 bdev=
-churn=
 cleanup() {
-    [ -z "$churn" ] || { touch /tmp/ssdk-churn.stop; wait "$churn" 2>/dev/null || true; }
+    writer_stop
     [ -z "$bdev" ] || "$CTL" cache disable "$bdev" >/dev/null 2>&1 || true
     umount "$mnt" 2>/dev/null || true
     for stop in /sys/block/bcache*/bcache/stop; do [ -e "$stop" ] && echo 1 >"$stop"; done
@@ -110,15 +109,10 @@ grep -q "\[writeback\]" "/sys/block/${bdev#/dev/}/bcache/cache_mode" || { echo "
 head -c 8M /dev/urandom >"$mnt/after"
 (cd "$mnt" && sha256sum after >>/tmp/ssdk-bcache.sum)
 # To write-through while a writer keeps going: nothing may be dirty once the switch returns.
-# The writer stops at a file, after its current dd (a killed loop would leave dd on the mount).
-rm -f /tmp/ssdk-churn.stop
-(while [ ! -e /tmp/ssdk-churn.stop ]; do dd if=/dev/urandom of="$mnt/churn" bs=64k count=16 conv=fsync 2>/dev/null; done) &
-churn=$!
+writer_start "$mnt"
 "$CTL" cache mode "$bdev" write-through
 dirty=$(cat "/sys/block/${bdev#/dev/}/bcache/dirty_data")
-touch /tmp/ssdk-churn.stop
-wait "$churn"
-churn=
+writer_stop
 case "$dirty" in
 0 | 0.0k) ;;
 *) echo "$dirty still dirty after the switch to write-through"; exit 1 ;;

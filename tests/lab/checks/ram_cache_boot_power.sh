@@ -7,16 +7,15 @@ ctl=$SSDK_BIN_DIR/ssdkeeperctl
 # fstab mount, writes, a battery event (the way back on mains is unit-tested), the unmount,
 # the unit's ExecStop (cache detach). Then disable must leave fstab byte for byte as it was and the data intact. The trap
 # puts fstab back and takes everything down whatever fails.
-lab_run "CTL='$ctl'"'
+lab_run "CTL='$ctl'; . '$guest_lib/ram_cache.sh'"'
 set -eu
 dev=$(readlink -f /dev/lab/hdd)
 mnt=/mnt/ssdk-ram-boot
 cp /etc/fstab /tmp/ssdk-fstab.orig
 last=$(date +%s%N)
 lap() { now=$(date +%s%N); echo "$1: $(((now - last) / 1000000)) ms"; last=$now; }
-churn=
 cleanup() {
-    [ -z "$churn" ] || { touch /tmp/ssdk-churn.stop; wait "$churn" 2>/dev/null || true; }
+    writer_stop
     umount "$mnt" 2>/dev/null || true
     "$CTL" cache disable "$dev" >/dev/null 2>&1 || true
     umount "$mnt" 2>/dev/null || true
@@ -57,20 +56,13 @@ echo "dirty cache blocks before the battery event: $(dirty)"
 lap "mount from fstab, 4 MiB written"
 # A writer keeps going through the battery event: once write-through, nothing it writes may
 # stay dirty (a write between the drain and the switch once did).
-# It stops at a file, after its current dd: killing the loop would leave that dd holding the
-# mount.
-stop=/tmp/ssdk-churn.stop
-rm -f "$stop"
-(while [ ! -e "$stop" ]; do dd if=/dev/urandom of="$mnt/churn" bs=64k count=16 conv=fsync 2>/dev/null; done) &
-churn=$!
+writer_start "$mnt"
 "$CTL" cache power-event --on-battery
 lap "power-event --on-battery"
 dmsetup table "$name" | grep -qw writethrough || { echo "not write-through on battery"; exit 1; }
 sleep 1
 [ "$(dirty)" = 0 ] || { echo "$(dirty) blocks still dirty after the battery event"; exit 1; }
-touch "$stop"
-wait "$churn"
-churn=
+writer_stop
 # "Shutdown": fstab unmounts, then the unit stops.
 umount "$mnt"
 "$CTL" cache detach "$path"

@@ -30,3 +30,22 @@ cache_test_end() {
     umount "$2"
     fsck.ext4 -fn "$1" >/dev/null
 }
+
+# writer_start DIR: rewrites DIR/churn (1 MiB, fsync'd) over and over in the background until
+# writer_stop, so a check can show that something holds while writes go on.
+writer_start() {
+    rm -f /tmp/ssdk-writer.stop
+    (while [ ! -e /tmp/ssdk-writer.stop ]; do
+        dd if=/dev/urandom of="$1/churn" bs=64k count=16 conv=fsync 2>/dev/null
+    done) &
+    writer_pid=$!
+}
+
+# writer_stop: stops writer_start's writer after its current dd (killing the loop would leave
+# that dd holding the mount); nothing when none runs.
+writer_stop() {
+    [ -n "${writer_pid:-}" ] || return 0
+    touch /tmp/ssdk-writer.stop
+    wait "$writer_pid" 2>/dev/null || true
+    writer_pid=
+}
