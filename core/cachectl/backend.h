@@ -116,6 +116,11 @@ public:
     virtual Expected<ActiveCache> enable(const CachePlan& plan) = 0;
     // Writes everything dirty to the origin, then tears the stack down.
     virtual Expected<void> disable(const ActiveCache& active) = 0;
+    // Called by disable's caller before it unmounts the cached device. A backend whose device
+    // can no longer complete I/O (the engine after its daemon died: the kernel would hold the
+    // requests that were in flight forever, and the unmount would wait for them) fails that
+    // I/O here, so the unmount finishes. Nothing to do for a healthy stack.
+    virtual Expected<void> releaseDeadDevice(const ActiveCache& /*active*/) { return {}; }
     virtual Expected<void> flush(const ActiveCache& active) = 0;
     // Switching to write-through first writes every dirty block back; nothing is dirty once it
     // returns, also when writes go on meanwhile.

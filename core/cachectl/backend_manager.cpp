@@ -388,6 +388,9 @@ Expected<void> CacheManager::disable(const std::string& device) {
     if (stacked && !active.cachedDevice.empty()) {
         if (auto mounted = m_env.mountOf(active.cachedDevice); mounted) {
             wasMounted = true;
+            if (auto released = (*backend)->releaseDeadDevice(active); !released) {
+                return std::unexpected(Error(released.error()).addContext("disabling the cache"));
+            }
             if (auto unmounted = unmount(mounted->mountPoint); !unmounted) {
                 return std::unexpected(Error(unmounted.error()).addContext("disabling the cache"));
             }

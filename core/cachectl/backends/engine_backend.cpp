@@ -21,6 +21,12 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// Present while the kernel has /dev/nbdN connected (or a user still holds it after a
+// disconnect).
+std::filesystem::path nbdPidPath(const std::string& device) {
+    return std::filesystem::path("/sys/block") / kernelName(device) / "pid";
+}
+
 std::uint64_t firstOf(const Json& object, std::initializer_list<const char*> keys) {
     for (const char* key : keys) {
         if (object.contains(key) && object[key].is_number_unsigned()) {
@@ -380,16 +386,20 @@ Expected<void> EngineBackend::flush(const ActiveCache& active) {
     return {};
 }
 
+void EngineBackend::disconnectDead(const ActiveCache& active) const {
+    log::get("cachectl")
+        ->warn("engine: ssdkeeper-cached (pid {}) for {} is gone; disconnecting {} (its unflushed "
+               "writes went with it)",
+               active.resources.value("pid", -1), active.plan.origin, active.cachedDevice);
+    (void)m_env.run({"nbd-client", "-d", active.cachedDevice});
+}
+
 Expected<void> EngineBackend::detachAfterCrash(const ActiveCache& active) const {
     // Nothing is left to flush: the daemon's RAM went with it, and every write the filesystem
     // flushed (or wrote with FUA) was on the device before the daemon replied.
-    log::get("cachectl")
-        ->warn("engine: ssdkeeper-cached (pid {}) for {} is gone; detaching {} without a flush",
-               active.resources.value("pid", -1), active.plan.origin, active.cachedDevice);
-    const std::filesystem::path sys =
-        std::filesystem::path("/sys/block") / kernelName(active.cachedDevice) / "pid";
+    const std::filesystem::path sys = nbdPidPath(active.cachedDevice);
     if (m_env.exists(sys)) {
-        (void)m_env.run({"nbd-client", "-d", active.cachedDevice});
+        disconnectDead(active);
         for (int poll = 0; poll < 100 && m_env.exists(sys); ++poll) {
             m_env.sleep(100ms);
         }
@@ -403,6 +413,15 @@ Expected<void> EngineBackend::detachAfterCrash(const ActiveCache& active) const 
             std::error_code ignored;
             std::filesystem::remove(m_env.resolve(path), ignored);
         }
+    }
+    return {};
+}
+
+Expected<void> EngineBackend::releaseDeadDevice(const ActiveCache& active) {
+    // The device itself goes only after the unmount (the mounted filesystem holds it open);
+    // disable() waits for that.
+    if (!daemonRunning(active) && m_env.exists(nbdPidPath(active.cachedDevice))) {
+        disconnectDead(active);
     }
     return {};
 }

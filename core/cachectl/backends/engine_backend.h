@@ -35,6 +35,8 @@ public:
     ProbeResult probe() const override;
     Expected<ActiveCache> enable(const CachePlan& plan) override;
     Expected<void> disable(const ActiveCache& active) override;
+    // A dead daemon's /dev/nbdN is detached here, before the unmount (see Backend).
+    Expected<void> releaseDeadDevice(const ActiveCache& active) override;
     Expected<void> flush(const ActiveCache& active) override;
     Expected<void> setMode(ActiveCache& active, CacheMode mode) override;
     Expected<void> resize(ActiveCache& active, std::uint64_t cacheBytes) override;
@@ -46,6 +48,9 @@ public:
 private:
     bool daemonRunning(const ActiveCache& active) const;
     Expected<Json> control(const ActiveCache& active, Json request) const;
+    // Disconnects a dead daemon's /dev/nbdN: the kernel then fails the requests it still holds
+    // (it set no timeout, so it would wait for their replies forever).
+    void disconnectDead(const ActiveCache& active) const;
     // disable() after the daemon was killed or crashed: detach /dev/nbdN, remove its sockets.
     Expected<void> detachAfterCrash(const ActiveCache& active) const;
     Expected<std::string> freeNbdDevice() const;

@@ -6,7 +6,7 @@ ctl=$SSDK_BIN_DIR/ssdkeeperctl
 # synced (the NBD FLUSH makes the daemon write it back), another written but not synced; the
 # daemon is killed with SIGKILL. `cache status` says so, `cache disable` recovers (the
 # filesystem on the dead /dev/nbdN is unmounted, nbd detached, the HDD mounted back, ext4
-# replays its journal), fsck is clean; the cache is attached again under the mounted
+# replays its journal), fsck is clean, also when the daemon died with requests in flight; the cache is attached again under the mounted
 # filesystem (a new daemon over the same HDD) and the synced file reads back intact through it.
 lab_run "CTL='$ctl'; . '$guest_lib/ram_cache.sh'"'
 set -eu
@@ -23,6 +23,14 @@ sync
 # Written through to the daemon (O_DIRECT) but never flushed: write-back keeps it in RAM.
 dd if=/dev/urandom of="$mnt/unsynced" bs=1M count=4 oflag=direct status=none
 pid=$(python3 -c "import glob,json; print(json.load(open(glob.glob(\"/var/lib/ssdkeeper/cache/*.json\")[0]))[\"cache\"][\"resources\"][\"pid\"])")
+# The daemon dies with requests in flight: stopped, a write is queued to it and a sync waits
+# for that, then it is killed. The kernel never gets their replies (it sets no timeout), so
+# disable must detach /dev/nbdN before it unmounts (an unmount first waited forever).
+kill -STOP "$pid"
+head -c 1M /dev/urandom >"$mnt/in-flight"
+sync &
+syncer=$!
+sleep 1
 kill -9 "$pid"
 for i in $(seq 50); do [ -e "/proc/$pid" ] && sleep 0.1; done
 echo "ssdkeeper-cached (pid $pid) killed ($(($(date +%s) - t0)) s)"
@@ -30,6 +38,7 @@ echo "ssdkeeper-cached (pid $pid) killed ($(($(date +%s) - t0)) s)"
     { echo "cache status does not say the daemon is gone"; exit 1; }
 "$CTL" cache disable "$dev"
 [ "$(findmnt -n -o SOURCE "$mnt")" = "$dev" ] || { echo "$dev is not mounted back"; exit 1; }
+wait "$syncer" || true
 umount "$mnt"
 fsck.ext4 -fn "$dev" >/dev/null
 mount -o noatime "$dev" "$mnt"

@@ -391,11 +391,24 @@ TEST_CASE("the engine backend recovers a cache whose daemon was killed", "[cache
     host.file("/sys/block/nbd0/pid", "4250\n");
     host.runner.expect({"nbd-client", "-d", "/dev/nbd0"}, ok());
     EngineBackend backend(host.env);
+    // While the daemon runs, nothing happens before the unmount.
+    ActiveCache alive = active;
+    alive.resources["pid"] = 4242;
+    REQUIRE(backend.releaseDeadDevice(alive));
+    CHECK(host.runner.requests().empty());
+    // Once it is gone, /dev/nbd0 is disconnected before the unmount: the kernel then fails the
+    // requests it holds instead of waiting for their replies forever (the unmount hung). The
+    // device itself stays until the unmount closes it.
+    REQUIRE(backend.releaseDeadDevice(active));
+    REQUIRE(host.runner.requests().size() == 1);
+    CHECK(host.runner.requests()[0].argv ==
+          std::vector<std::string>{"nbd-client", "-d", "/dev/nbd0"});
     auto stuck = backend.disable(active);
     REQUIRE_FALSE(stuck);
     CHECK(stuck.error().describe().find("/dev/nbd0 stays attached") != std::string::npos);
 
     std::filesystem::remove(host.dir / "sys/block/nbd0/pid");
+    REQUIRE(backend.releaseDeadDevice(active));
     REQUIRE(backend.disable(active));
     CHECK_FALSE(std::filesystem::exists(host.dir / "run/ssdkeeper/ssdk-labx1.sock"));
     CHECK_FALSE(std::filesystem::exists(host.dir / "run/ssdkeeper/ssdk-labx1.ctl"));
