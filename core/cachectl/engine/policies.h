@@ -142,6 +142,82 @@ private:
     BlockIndex<std::uint32_t> m_entries; // key -> node
 };
 
+// CLOCK-Pro (Jiang, Chen & Zhang, USENIX ATC'05): LIRS's hot/cold split approximated on one
+// clock so that a hit only sets the block's reference bit; all list work happens on a miss.
+// Hot and cold resident blocks and non-resident cold blocks (keys in their test period, at most
+// as many as the cache holds) share one circular list in the order they were (re)placed at its
+// head; three hands sweep it from the oldest end. See clockpro_policy.cpp.
+class ClockProPolicy final : public Policy {
+public:
+    explicit ClockProPolicy(std::size_t capacity);
+
+    bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
+    bool contains(std::uint64_t key) const override;
+    void prefetch(std::uint64_t key) const override { m_index.prefetch(key); }
+    std::size_t size() const override { return m_hotCount + m_coldCount; }
+    std::size_t capacity() const override { return m_capacity; }
+    std::string_view name() const override { return "clockpro"; }
+    std::size_t metadataBytes() const override;
+
+    // The resident cold share the policy aims for now (tests, benches).
+    std::size_t coldTarget() const { return m_coldTarget; }
+
+private:
+    // 28-bit node numbers leave room for the status and the reference bit in one word: a node
+    // is 16 bytes. 2^28 - 1 nodes cover a cache of 2^27 blocks (512 GiB of 4 KiB blocks).
+    static constexpr std::uint32_t kNil = (1U << 28) - 1;
+    enum Status : std::uint8_t {
+        kFree,        // on the free list (linked through `older`)
+        kHot,         // resident
+        kCold,        // resident, test period over
+        kColdInTest,  // resident, in its test period
+        kNonResident, // evicted cold block still in its test period
+    };
+    struct Node {
+        std::uint64_t key = 0;
+        std::uint32_t newer = kNil;      // towards the head (most recently placed)
+        std::uint32_t older : 28 = kNil; // towards the tail
+        std::uint32_t status : 3 = kFree;
+        std::uint32_t referenced : 1 = 0;
+    };
+    static bool inTest(const Node& n) {
+        return n.status == kColdInTest || n.status == kNonResident;
+    }
+    static bool residentCold(const Node& n) { return n.status == kCold || n.status == kColdInTest; }
+
+    std::uint32_t allocate(std::uint64_t key);
+    void release(std::uint32_t node);
+    void setStatus(std::uint32_t node, Status status);
+    void unlink(std::uint32_t node);
+    void moveToHead(std::uint32_t node, Status status);
+    void makeRoom(std::vector<std::uint64_t>& evicted);
+    void runHandCold(std::vector<std::uint64_t>& evicted);
+    bool runHandHot(std::uint32_t trigger);
+    bool canPromote(std::uint32_t node);
+    void terminateTest(std::uint32_t node);
+    void nextHandCold();
+    void nextHandHot();
+    void nextHandTest();
+    void adjustColdTarget(int delta);
+
+    std::size_t m_capacity;
+    std::size_t m_minCold;
+    std::size_t m_maxCold;
+    std::size_t m_maxNonResident;
+    std::size_t m_coldTarget;
+    std::size_t m_hotCount = 0;
+    std::size_t m_coldCount = 0; // resident cold, in test or not
+    std::size_t m_nonResidentCount = 0;
+    std::size_t m_testCount = 0; // cold blocks in their test period, resident or not
+    std::vector<Node> m_nodes;
+    std::uint32_t m_free = kNil;
+    std::uint32_t m_head = kNil;
+    std::uint32_t m_handHot = kNil;    // the hot block placed longest ago
+    std::uint32_t m_handCold = kNil;   // the resident cold block placed longest ago: next victim
+    std::uint32_t m_handTest = kNil;   // the block in its test period placed longest ago
+    BlockIndex<std::uint32_t> m_index; // key -> node, resident or not
+};
+
 // The default policy; see the comment in policy.h and adaptive_policy.cpp.
 class AdaptivePolicy final : public Policy {
 public:

@@ -18,7 +18,7 @@ template <typename T> std::size_t dequeBytes(const std::deque<T>& deque) {
 } // namespace
 
 std::vector<std::string> policyNames() {
-    return {"adaptive", "lru", "s3fifo", "lirs"};
+    return {"adaptive", "lru", "s3fifo", "lirs", "clockpro"};
 }
 
 Expected<std::unique_ptr<Policy>> makePolicy(std::string_view name, std::size_t capacityBlocks) {
@@ -37,8 +37,11 @@ Expected<std::unique_ptr<Policy>> makePolicy(std::string_view name, std::size_t 
     if (name == "lirs") {
         return std::make_unique<LirsPolicy>(capacityBlocks);
     }
-    return fail(ErrorCode::InvalidArgument,
-                "unknown cache policy '" + std::string(name) + "' (adaptive, lru, s3fifo, lirs)");
+    if (name == "clockpro") {
+        return std::make_unique<ClockProPolicy>(capacityBlocks);
+    }
+    return fail(ErrorCode::InvalidArgument, "unknown cache policy '" + std::string(name) +
+                                                "' (adaptive, lru, s3fifo, lirs, clockpro)");
 }
 
 // ---- LRU ----
