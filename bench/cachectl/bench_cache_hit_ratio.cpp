@@ -94,6 +94,9 @@ int main(int argc, char** argv) {
     double worstVsBestReal = 1e9;
     std::string worstVsBestRealRow;
     std::map<std::string, double> worstPerTrace;
+    double worstMetadata = 0;
+    std::string worstMetadataRow;
+    double oltpMetadata = -1;
     std::string loadedName;
     std::vector<std::uint64_t> refs;
     if (rows) {
@@ -112,6 +115,28 @@ int main(int argc, char** argv) {
             loadedName = key.first;
         }
         auto& reference = table[key];
+        // Metadata per cached block once the cache is full: replays the trace into a policy
+        // kept here (simulate() does not hand its policy out).
+        {
+            auto made = makePolicy(policy, key.second);
+            if (made) {
+                std::vector<std::uint64_t> evicted;
+                for (const std::uint64_t ref : refs) {
+                    evicted.clear();
+                    (*made)->access(ref, evicted);
+                }
+                const double perBlock =
+                    static_cast<double>((*made)->metadataBytes()) / static_cast<double>(key.second);
+                const std::string rowName = fmt::format("{} {}", key.first, key.second);
+                if (perBlock > worstMetadata) {
+                    worstMetadata = perBlock;
+                    worstMetadataRow = rowName;
+                }
+                if (rowName == "OLTP 32768") {
+                    oltpMetadata = perBlock;
+                }
+            }
+        }
         auto lru = simulate(refs, "lru", key.second);
         auto ours = simulate(refs, policy, key.second);
         if (!lru || !ours) {
@@ -174,6 +199,11 @@ int main(int argc, char** argv) {
         fmt::print("worst real-trace row vs best of S3-FIFO/ARC/LIRS: {:+.2f} ({})\n",
                    worstVsBestReal, worstVsBestRealRow);
     }
+    if (oltpMetadata >= 0) {
+        fmt::print("metadata at OLTP 32768: {:.1f} B per cached block\n", oltpMetadata);
+    }
+    fmt::print("metadata, largest row: {:.1f} B per cached block ({})\n", worstMetadata,
+               worstMetadataRow);
     for (const auto& [trace, delta] : worstPerTrace) {
         fmt::print("  {:<16} worst vs best of S3-FIFO/ARC/LIRS: {:+.2f}\n", trace, delta);
     }
