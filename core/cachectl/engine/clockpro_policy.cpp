@@ -23,14 +23,28 @@
 
 namespace ssdk::cachectl::engine {
 
-ClockProPolicy::ClockProPolicy(std::size_t capacity)
+ClockProPolicy::ClockProPolicy(std::size_t capacity, double minColdShare, double maxColdShare)
     : m_capacity(capacity)
-    , m_minCold(std::max<std::size_t>(1, capacity / 100))
-    , m_maxCold(std::max(m_minCold, capacity - std::min(capacity, m_minCold)))
+    , m_minCold(1)
+    , m_maxCold(1)
     , m_maxNonResident(capacity)
-    , m_coldTarget(m_minCold) {
+    , m_coldTarget(1) {
+    setColdShares(minColdShare, maxColdShare);
+    m_coldTarget = m_minCold;
     // A full cache holds `capacity` resident nodes; the non-resident ones grow it up to twice.
     m_nodes.reserve(capacity);
+}
+
+void ClockProPolicy::setColdShares(double minColdShare, double maxColdShare) {
+    const auto blocks = [&](double share) {
+        const auto n = static_cast<std::size_t>(share * static_cast<double>(m_capacity));
+        // At least one cold block (the victims come from the cold share) and, when there is
+        // room, at least one hot block.
+        return std::clamp<std::size_t>(n, 1, std::max<std::size_t>(1, m_capacity - 1));
+    };
+    m_minCold = blocks(minColdShare);
+    m_maxCold = std::max(m_minCold, blocks(maxColdShare));
+    m_coldTarget = std::clamp(m_coldTarget, m_minCold, m_maxCold);
 }
 
 bool ClockProPolicy::contains(std::uint64_t key) const {
@@ -277,6 +291,25 @@ void ClockProPolicy::runHandCold(std::vector<std::uint64_t>& evicted) {
     nextHandCold();
 }
 
+// Turns the oldest unreferenced hot block cold (referenced ones on the way go back to the head
+// as hot), for a cold share that grew.
+void ClockProPolicy::demoteHot() {
+    nextHandHot();
+    while (m_handHot != kNil) {
+        const std::uint32_t node = m_handHot;
+        if (m_nodes[node].status != kHot) {
+            m_handHot = m_nodes[node].newer;
+            terminateTest(node);
+        } else if (m_nodes[node].referenced != 0) {
+            moveToHead(node, kHot);
+        } else {
+            moveToHead(node, kCold);
+            break;
+        }
+    }
+    nextHandHot();
+}
+
 void ClockProPolicy::makeRoom(std::vector<std::uint64_t>& evicted) {
     while (m_hotCount + m_coldCount >= m_capacity) {
         runHandCold(evicted);
@@ -309,6 +342,9 @@ bool ClockProPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evict
     } else {
         makeRoom(evicted);
         moveToHead(allocate(key), kColdInTest);
+    }
+    if (m_hotCount > 0 && m_hotCount + m_coldTarget > m_capacity) {
+        demoteHot();
     }
     nextHandCold();
     nextHandHot();

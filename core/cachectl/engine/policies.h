@@ -149,7 +149,11 @@ private:
 // head; three hands sweep it from the oldest end. See clockpro_policy.cpp.
 class ClockProPolicy final : public Policy {
 public:
-    explicit ClockProPolicy(std::size_t capacity);
+    // The resident cold share adapts between minColdShare and maxColdShare of the capacity (at
+    // least one block cold, at least one hot unless the cache holds one block); the paper's
+    // setting is the default. Equal shares pin it.
+    explicit ClockProPolicy(std::size_t capacity, double minColdShare = 0.01,
+                            double maxColdShare = 0.99);
 
     bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
     bool contains(std::uint64_t key) const override;
@@ -161,6 +165,9 @@ public:
 
     // The resident cold share the policy aims for now (tests, benches).
     std::size_t coldTarget() const { return m_coldTarget; }
+    // Moves the bounds of the cold share (as for the constructor). A larger cold share takes
+    // effect over the next misses, each demoting at most one hot block.
+    void setColdShares(double minColdShare, double maxColdShare);
 
 private:
     // 28-bit node numbers leave room for the status and the reference bit in one word: a node
@@ -199,6 +206,7 @@ private:
     void nextHandHot();
     void nextHandTest();
     void adjustColdTarget(int delta);
+    void demoteHot();
 
     std::size_t m_capacity;
     std::size_t m_minCold;
@@ -216,6 +224,36 @@ private:
     std::uint32_t m_handCold = kNil;   // the resident cold block placed longest ago: next victim
     std::uint32_t m_handTest = kNil;   // the block in its test period placed longest ago
     BlockIndex<std::uint32_t> m_index; // key -> node, resident or not
+};
+
+// CLOCK-Pro whose cold share is steered by miniature simulations: a hashed sample of the keys
+// drives small CLOCK-Pro shadows with a few fixed cold shares, and the main clock takes the
+// share of the shadow with the most recent hits. See steered_clockpro_policy.cpp.
+class SteeredClockProPolicy final : public Policy {
+public:
+    explicit SteeredClockProPolicy(std::size_t capacity);
+
+    bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
+    bool contains(std::uint64_t key) const override { return m_main.contains(key); }
+    void prefetch(std::uint64_t key) const override { m_main.prefetch(key); }
+    std::size_t size() const override { return m_main.size(); }
+    std::size_t capacity() const override { return m_main.capacity(); }
+    std::string_view name() const override { return "clockpro-steered"; }
+    std::size_t metadataBytes() const override;
+
+    // The cold share the main clock follows now.
+    double coldShare() const;
+
+private:
+    bool sampled(std::uint64_t key) const;
+
+    ClockProPolicy m_main;
+    std::uint64_t m_sampleBelow; // a key is sampled when its hash is below this
+    std::vector<ClockProPolicy> m_shadows;
+    std::vector<double> m_scores; // exponentially decayed hit counts over sampled references
+    double m_decay;
+    std::size_t m_leader = 0;
+    std::vector<std::uint64_t> m_scratch;
 };
 
 // The default policy; see the comment in policy.h and adaptive_policy.cpp.

@@ -18,7 +18,7 @@ template <typename T> std::size_t dequeBytes(const std::deque<T>& deque) {
 } // namespace
 
 std::vector<std::string> policyNames() {
-    return {"adaptive", "lru", "s3fifo", "lirs", "clockpro"};
+    return {"adaptive", "lru", "s3fifo", "lirs", "clockpro", "clockpro-steered"};
 }
 
 Expected<std::unique_ptr<Policy>> makePolicy(std::string_view name, std::size_t capacityBlocks) {
@@ -40,8 +40,12 @@ Expected<std::unique_ptr<Policy>> makePolicy(std::string_view name, std::size_t 
     if (name == "clockpro") {
         return std::make_unique<ClockProPolicy>(capacityBlocks);
     }
-    return fail(ErrorCode::InvalidArgument, "unknown cache policy '" + std::string(name) +
-                                                "' (adaptive, lru, s3fifo, lirs, clockpro)");
+    if (name == "clockpro-steered") {
+        return std::make_unique<SteeredClockProPolicy>(capacityBlocks);
+    }
+    return fail(ErrorCode::InvalidArgument,
+                "unknown cache policy '" + std::string(name) +
+                    "' (adaptive, lru, s3fifo, lirs, clockpro, clockpro-steered)");
 }
 
 // ---- LRU ----

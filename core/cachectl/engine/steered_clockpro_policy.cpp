@@ -1,0 +1,93 @@
+// CLOCK-Pro with a steered cold share. Plain CLOCK-Pro, like LIRS, keeps a small cold share:
+// right for loops and scans larger than the cache, wrong for a zigzag (where the blocks just
+// seen come back first and LRU, i.e. CLOCK-Pro with nearly all blocks cold, is optimal) and a few
+// points short of S3-FIFO on database traces (which want a quarter or so of the cache cold).
+// Which share fits is a property of the workload, so it is measured: miniature simulations
+// (Waldspurger et al., ATC'17) run CLOCK-Pro with fixed cold shares over a hashed sample of the
+// keys, at the sampled fraction of the capacity, and the main clock takes the share of the
+// shadow with the most recent hits. A hit on an unsampled key still only sets the reference bit
+// of its own node; the shadows cost the sampled fraction of the main clock's metadata each.
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/cachectl/engine/policies.h"
+
+namespace ssdk::cachectl::engine {
+
+namespace {
+
+// The cold shares the shadows pin; the first leads until another earns more hits.
+constexpr double kShadowColdShares[] = {0.01, 0.1, 0.25, 0.99};
+// Shadows hold at least this many blocks (fewer make the sample too noisy to rank the
+// shares), and the sample is at most 1/256 of the keys for large caches.
+constexpr double kMinShadowBlocks = 1024;
+constexpr double kMinSampleRate = 1.0 / 256;
+// A challenger must beat the leader's score by this share (and by one hit) to take over.
+constexpr double kSwitchMargin = 0.02;
+
+std::uint64_t sampleHash(std::uint64_t key) {
+    // A different mix from BlockIndex's, so the sample is not a run of home buckets.
+    std::uint64_t x = key + 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+double sampleRate(std::size_t capacity) {
+    return std::clamp(kMinShadowBlocks / static_cast<double>(capacity), kMinSampleRate, 1.0);
+}
+
+} // namespace
+
+SteeredClockProPolicy::SteeredClockProPolicy(std::size_t capacity)
+    : m_main(capacity, kShadowColdShares[0], kShadowColdShares[0]) {
+    const double rate = sampleRate(capacity);
+    m_sampleBelow =
+        rate >= 1.0 ? ~std::uint64_t{0} : static_cast<std::uint64_t>(rate * 18446744073709551616.0);
+    const auto shadowCapacity = std::max<std::size_t>(
+        1, static_cast<std::size_t>(std::llround(rate * static_cast<double>(capacity))));
+    for (const double share : kShadowColdShares) {
+        m_shadows.emplace_back(shadowCapacity, share, share);
+    }
+    m_scores.assign(m_shadows.size(), 0.0);
+    // Scores remember a few turnovers of a shadow.
+    const double window = static_cast<double>(std::max<std::size_t>(4 * shadowCapacity, 2000));
+    m_decay = 1.0 - 1.0 / window;
+}
+
+bool SteeredClockProPolicy::sampled(std::uint64_t key) const {
+    return m_sampleBelow == ~std::uint64_t{0} || sampleHash(key) < m_sampleBelow;
+}
+
+double SteeredClockProPolicy::coldShare() const {
+    return kShadowColdShares[m_leader];
+}
+
+bool SteeredClockProPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) {
+    if (sampled(key)) {
+        for (std::size_t i = 0; i < m_shadows.size(); ++i) {
+            m_scratch.clear();
+            const bool hit = m_shadows[i].access(key, m_scratch);
+            m_scores[i] = m_scores[i] * m_decay + (hit ? 1.0 : 0.0);
+        }
+        const auto best = static_cast<std::size_t>(
+            std::max_element(m_scores.begin(), m_scores.end()) - m_scores.begin());
+        if (best != m_leader && m_scores[best] > m_scores[m_leader] * (1.0 + kSwitchMargin) + 1.0) {
+            m_leader = best;
+            m_main.setColdShares(kShadowColdShares[best], kShadowColdShares[best]);
+        }
+    }
+    return m_main.access(key, evicted);
+}
+
+std::size_t SteeredClockProPolicy::metadataBytes() const {
+    std::size_t bytes = m_main.metadataBytes() + (m_scores.capacity() * sizeof(double)) +
+                        m_shadows.capacity() * sizeof(ClockProPolicy);
+    for (const auto& shadow : m_shadows) {
+        bytes += shadow.metadataBytes();
+    }
+    return bytes;
+}
+
+} // namespace ssdk::cachectl::engine
