@@ -165,14 +165,16 @@ public:
 
     // The resident cold share the policy aims for now (tests, benches).
     std::size_t coldTarget() const { return m_coldTarget; }
+    std::size_t hotBlocks() const { return m_hotCount; }
+    std::size_t nonResidentBlocks() const { return m_nonResidentCount; }
     // Moves the bounds of the cold share (as for the constructor). A larger cold share takes
     // effect over the next misses, each demoting at most one hot block.
     void setColdShares(double minColdShare, double maxColdShare);
 
 private:
-    // 28-bit node numbers leave room for the status and the reference bit in one word: a node
-    // is 16 bytes. 2^28 - 1 nodes cover a cache of 2^27 blocks (512 GiB of 4 KiB blocks).
-    static constexpr std::uint32_t kNil = (1U << 28) - 1;
+    // 27-bit node numbers leave room for the status and a 2-bit reference count in one word: a
+    // node is 16 bytes. 2^27 - 1 nodes cover a cache of 2^26 blocks (256 GiB of 4 KiB blocks).
+    static constexpr std::uint32_t kNil = (1U << 27) - 1;
     enum Status : std::uint8_t {
         kFree,        // on the free list (linked through `older`)
         kHot,         // resident
@@ -183,9 +185,9 @@ private:
     struct Node {
         std::uint64_t key = 0;
         std::uint32_t newer = kNil;      // towards the head (most recently placed)
-        std::uint32_t older : 28 = kNil; // towards the tail
+        std::uint32_t older : 27 = kNil; // towards the tail
         std::uint32_t status : 3 = kFree;
-        std::uint32_t referenced : 1 = 0;
+        std::uint32_t referenced : 2 = 0; // references since a hand last passed, up to 3
     };
     static bool inTest(const Node& n) {
         return n.status == kColdInTest || n.status == kNonResident;
