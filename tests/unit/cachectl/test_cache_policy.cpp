@@ -178,6 +178,25 @@ TEST_CASE("the adaptive policy follows LIRS on a loop and LRU on a zigzag", "[ca
     CHECK(adaptiveZigzag->hitRatio() > 0.17); // LRU gets ~19.3% of a zigzag
 }
 
+TEST_CASE("steered CLOCK-Pro keeps a loop like LIRS and follows a zigzag like LRU",
+          "[cachectl][policy]") {
+    std::vector<std::uint64_t> loop;
+    std::vector<std::uint64_t> zigzag;
+    for (int pass = 0; pass < 30; ++pass) {
+        for (std::uint64_t block = 0; block < 1000; ++block) {
+            loop.push_back(block);
+            zigzag.push_back(pass % 2 == 0 ? block : 999 - block);
+        }
+    }
+    auto clockProZigzag = simulate(zigzag, "clockpro", 200);
+    auto steeredLoop = simulate(loop, "clockpro-steered", 200);
+    auto steeredZigzag = simulate(zigzag, "clockpro-steered", 200);
+    REQUIRE((clockProZigzag && steeredLoop && steeredZigzag));
+    CHECK(steeredLoop->hitRatio() > 0.17);    // LIRS keeps ~19.9% of a loop 5x the cache
+    CHECK(clockProZigzag->hitRatio() < 0.12); // plain CLOCK-Pro, like LIRS, loses a zigzag
+    CHECK(steeredZigzag->hitRatio() > 0.17);  // LRU gets ~19.3%
+}
+
 TEST_CASE("miss-ratio curve sizes ascend up to the unique blocks", "[cachectl][simulator]") {
     const auto sizes = mrcSizes(100000, 12);
     REQUIRE(sizes.size() == 12);
