@@ -7,6 +7,11 @@
 // SOSP'23), "lirs" (Jiang & Zhang, SIGMETRICS'02) and "adaptive" (the default: it runs LIRS,
 // S3-FIFO and LRU as experts over the same references, follows whichever has earned the most
 // hits recently and converges its own resident set to the leader's; see adaptive_policy.cpp).
+// Two compact ones, where a hit only bumps a count in the block's own node: "clockpro" (Jiang,
+// Chen & Zhang, ATC'05) and "clockpro-steered" (CLOCK-Pro whose cold share follows sampled
+// shadow simulations; it meets the hit-ratio targets at a third of adaptive's metadata, but
+// its shadows cover the whole cache, so it is not yet offered for the engine's per-shard
+// policies; see docs/daemon.md).
 
 #include <cstddef>
 #include <cstdint>
