@@ -134,7 +134,7 @@ void addCacheCommands(CLI::App& app, CliContext& context, Commands& commands) {
     simulate->add_option("--cache-blocks", request->cacheBlocks,
                          "Cache size in 4 KiB blocks (with --mrc: the largest size)");
     simulate->add_option("--policy", request->policy,
-                         "adaptive (default), lru, s3fifo, lirs, clockpro or clockpro-steered");
+                         "clockpro-steered (default), adaptive, lru, s3fifo, lirs or clockpro");
     simulate->add_flag("--mrc", request->mrc,
                        "Print a miss-ratio curve of the policy and LRU over cache sizes");
     simulate->add_option("--mrc-points", request->mrcPoints, "Sizes on the curve (default 12)")

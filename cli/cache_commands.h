@@ -6,6 +6,7 @@
 
 #include "cli/cli_context.h"
 #include "cli/commands.h"
+#include "core/cachectl/engine/policy.h"
 
 namespace ssdk::cli {
 
@@ -13,7 +14,7 @@ struct CacheSimulateRequest {
     std::string trace; // a path or "-" for standard input
     std::string format;
     std::optional<std::uint64_t> cacheBlocks;
-    std::string policy = "adaptive";
+    std::string policy{cachectl::engine::kDefaultPolicy};
     bool mrc = false;
     std::size_t mrcPoints = 12;
 };

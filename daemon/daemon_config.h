@@ -32,7 +32,7 @@ struct CacheOptions {
     cachectl::engine::WriteMode mode = cachectl::engine::WriteMode::WriteThrough;
     double dirtyHigh = 0.50; // shares of the cache that may be dirty (write-back)
     double dirtyLow = 0.25;
-    std::string policy = "adaptive";
+    std::string policy{cachectl::engine::kDefaultPolicy};
     // Misses of a sequential stream past this many bytes bypass the cache; 0: never.
     std::uint64_t sequentialCutoff = 4ULL << 20;
 };

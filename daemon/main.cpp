@@ -16,6 +16,7 @@
 
 #include "core/base/bytes.h"
 #include "core/base/log.h"
+#include "core/cachectl/engine/policy.h"
 #include "daemon/daemon.h"
 
 int main(int argc, char** argv) {
@@ -33,7 +34,7 @@ int main(int argc, char** argv) {
     std::string cacheMode = "write-through";
     double dirtyHigh = 0.50;
     double dirtyLow = 0.25;
-    std::string cachePolicy = "adaptive";
+    std::string cachePolicy{cachectl::engine::kDefaultPolicy};
     std::string sequentialCutoff = "4M";
     app.add_option("--export", exportSpecs,
                    "NAME=PATH: serve the block device or file PATH as NBD export NAME")
@@ -57,8 +58,10 @@ int main(int argc, char** argv) {
     app.add_option("--dirty-low", dirtyLow,
                    "write-back: share write-back brings dirty data down to")
         ->check(CLI::Range(0.0, 1.0));
-    app.add_option("--cache-policy", cachePolicy, "replacement policy: adaptive, lirs, s3fifo, lru")
-        ->check(CLI::IsMember({"adaptive", "lirs", "s3fifo", "lru"}));
+    app.add_option("--cache-policy", cachePolicy,
+                   "replacement policy: clockpro-steered (default), adaptive, lru, s3fifo, lirs, "
+                   "clockpro")
+        ->check(CLI::IsMember(cachectl::engine::policyNames()));
     app.add_option("--sequential-cutoff", sequentialCutoff,
                    "misses of a sequential stream past this many bytes bypass the cache "
                    "(suffixes K M G: binary); 0: never bypass")

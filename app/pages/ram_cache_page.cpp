@@ -26,6 +26,7 @@
 #include "app/helper_caller.h"
 #include "core/base/bytes.h"
 #include "core/cachectl/backend_manager.h"
+#include "core/cachectl/engine/policy.h"
 #include "core/cachectl/engine/simulator.h"
 #include "core/cachectl/engine/trace.h"
 
@@ -65,12 +66,12 @@ std::pair<QString, std::vector<WhatIfPoint>> simulateTrace(const QString& path,
     }
     std::vector<WhatIfPoint> points;
     for (const auto size : mrcSizes(countUniqueBlocks(*refs), 10)) {
-        auto adaptive = simulate(*refs, "adaptive", size);
+        auto ours = simulate(*refs, kDefaultPolicy, size);
         auto lru = simulate(*refs, "lru", size);
-        if (!adaptive || !lru) {
-            return {qs((adaptive ? lru.error() : adaptive.error()).describe()), {}};
+        if (!ours || !lru) {
+            return {qs((ours ? lru.error() : ours.error()).describe()), {}};
         }
-        points.push_back({size * 4096, adaptive->hitRatio(), lru->hitRatio()});
+        points.push_back({size * 4096, ours->hitRatio(), lru->hitRatio()});
     }
     return {QString(), points};
 }

@@ -1,4 +1,4 @@
-// The default policy. No single policy wins everywhere: LIRS is near optimal on loops and
+// The adaptive policy. No single policy wins everywhere: LIRS is near optimal on loops and
 // scans larger than the cache but collapses on a zigzag (a scan that reverses, where LRU is
 // optimal), S3-FIFO and 2Q lead on database and VM block traces. So the adaptive policy runs
 // LIRS, S3-FIFO and LRU side by side as experts over the same references (their metadata only)

@@ -26,8 +26,10 @@ constexpr std::size_t kMaxRunBlocks = 256;
 constexpr std::uint64_t kMinShardBlocks = 256;
 // Reads from this size on ask the sequential detector before looking at the cache (read()).
 constexpr std::uint64_t kStreamCheckBytes = 64 * 1024;
-// RAM one cached block is budgeted for besides its data (index + policy; the adaptive policy
-// keeps three experts' state and ghosts). stats().metadataBytes reports what is really used.
+// RAM one cached block is budgeted for besides its data (index + policy). The default policy
+// takes about 124 B with the engine's index at 64 MiB, more in caches of a few MiB (its shadow
+// simulations are then as large as the cache); adaptive about 269 B. stats().metadataBytes
+// reports what is really used.
 constexpr std::uint64_t kMetadataPerBlockBudget = 256;
 
 std::uint64_t mixGroup(std::uint64_t block) {
@@ -244,9 +246,10 @@ CacheEngine::CacheEngine(BlockStore& backing, CacheConfig config, std::uint64_t 
     const std::uint64_t perShard = capacityBlocks / m_config.shards;
     setCapacity(m_config.ramBytes, perShard * m_config.shards);
     m_shardMask = m_config.shards - 1;
-    for (unsigned i = 0; i < m_config.shards; ++i) {
+    auto policies = makeShardPolicies(m_config.policy, m_config.shards, perShard);
+    for (auto& policy : *policies) { // create() checked the name
         auto shard = std::make_unique<Shard>();
-        shard->policy = std::move(*makePolicy(m_config.policy, perShard));
+        shard->policy = std::move(policy);
         m_shards.push_back(std::move(shard));
     }
     // The writer runs in both modes: the mode can change at run time (setWriteMode), and it
@@ -287,14 +290,16 @@ Expected<void> CacheEngine::resize(std::uint64_t ramBytes) {
                                 "shards ({})",
                                 ramBytes, m_config.shards));
     }
+    auto policies = makeShardPolicies(m_config.policy, m_shards.size(), perShard);
+    if (!policies) {
+        return std::unexpected(policies.error());
+    }
     const std::unique_lock modeLock(m_modeMutex);
     std::vector<std::uint64_t> kept;
     std::vector<std::uint64_t> evicted;
-    for (const auto& shard : m_shards) {
-        auto policy = makePolicy(m_config.policy, perShard);
-        if (!policy) {
-            return std::unexpected(policy.error());
-        }
+    for (std::size_t i = 0; i < m_shards.size(); ++i) {
+        const auto& shard = m_shards[i];
+        auto& policy = (*policies)[i];
         const std::scoped_lock lock(shard->mutex);
         shard->pendingCount = 0; // hits for the policy being replaced
         kept.clear();
@@ -306,7 +311,7 @@ Expected<void> CacheEngine::resize(std::uint64_t ramBytes) {
         std::sort(kept.begin(), kept.end());
         for (const std::uint64_t block : kept) {
             evicted.clear();
-            (*policy)->access(block, evicted);
+            policy->access(block, evicted);
             for (const std::uint64_t victim : evicted) {
                 auto found = shard->slots.find(victim);
                 if (found == nullptr) {
@@ -319,7 +324,7 @@ Expected<void> CacheEngine::resize(std::uint64_t ramBytes) {
                 }
             }
         }
-        shard->policy = std::move(*policy);
+        shard->policy = std::move(policy);
     }
     setCapacity(ramBytes, perShard * m_config.shards);
     return {};

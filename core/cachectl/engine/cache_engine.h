@@ -2,7 +2,8 @@
 // CacheEngine: a RAM block cache in front of a backing BlockStore, itself a BlockStore (what the
 // NBD server serves). 4 KiB blocks; the RAM budget counts cached data and metadata.
 //
-// - Reads are cached by the replacement policy (policy.h, "adaptive" by default). Misses of a
+// - Reads are cached by the replacement policy (policy.h, "clockpro-steered" by default). Misses of
+// a
 //   sequential stream past `sequentialCutoff` bytes bypass the cache (per stream, bcache-like);
 //   its hits are served but not told to the policy, so a stream does not promote what it
 //   passes over.
@@ -31,6 +32,7 @@
 #include <thread>
 
 #include "core/cachectl/block_store.h"
+#include "core/cachectl/engine/policy.h"
 
 namespace ssdk::cachectl::engine {
 
@@ -49,7 +51,7 @@ struct CacheConfig {
     // How long a write waits for room when dirty data is at the dirty limit before it fails
     // with Busy (the backing store is failing or far too slow).
     std::chrono::milliseconds dirtyWaitTimeout{30000};
-    std::string policy = "adaptive";
+    std::string policy{kDefaultPolicy};
     unsigned shards = 0; // 0: 8 per hardware thread, 64 to 256, fewer for small caches
 };
 

@@ -2,7 +2,9 @@
 // The concrete policies behind makePolicy (policy.h). Exposed so the adaptive policy can hold
 // them as experts and tests can drive each one.
 
+#include <atomic>
 #include <deque>
+#include <mutex>
 
 #include "core/cachectl/engine/block_index.h"
 #include "core/cachectl/engine/policy.h"
@@ -228,12 +230,46 @@ private:
     BlockIndex<std::uint32_t> m_index; // key -> node, resident or not
 };
 
-// CLOCK-Pro whose cold share is steered by miniature simulations: a hashed sample of the keys
-// drives small CLOCK-Pro shadows with a few fixed cold shares, and the main clock takes the
-// share of the shadow with the most recent hits. See steered_clockpro_policy.cpp.
+// The miniature simulations that steer clockpro-steered's cold share: CLOCK-Pro shadows with a
+// few fixed cold shares over a hashed sample of the keys, at the sampled fraction of the
+// capacity, scored by their recent hits. One instance sees the whole cache: the engine's shards
+// share it (each shard's clock takes the leading share), so it has its own lock, and a sampled
+// reference that finds it busy is left out of the sample. See steered_clockpro_policy.cpp.
+class ColdShareSteering {
+public:
+    // capacity: blocks of the whole cache; sharers: how many policies use it (for
+    // metadataShare()).
+    ColdShareSteering(std::size_t capacity, std::size_t sharers);
+
+    bool sampled(std::uint64_t key) const;
+    // Records a reference to a sampled key. Thread-safe.
+    void observe(std::uint64_t key);
+    // The leading shadow (an index for coldShare()); a relaxed read, any thread.
+    std::size_t leader() const { return m_leader.load(std::memory_order_relaxed); }
+    static double coldShare(std::size_t leader);
+    // Heap bytes of the shadows divided among the sharers.
+    std::size_t metadataShare() const;
+
+private:
+    std::size_t m_sharers;
+    std::uint64_t m_sampleBelow; // a key is sampled when its hash is below this
+    mutable std::mutex m_mutex;  // guards everything below but m_leader
+    std::vector<ClockProPolicy> m_shadows;
+    std::vector<double> m_scores; // exponentially decayed hit counts over sampled references
+    double m_decay;
+    std::vector<std::uint64_t> m_scratch;
+    std::atomic<std::size_t> m_leader{0};
+};
+
+// CLOCK-Pro whose cold share is steered by miniature simulations (ColdShareSteering): the
+// clock pins the share of the shadow with the most recent hits. A hit on an unsampled key
+// only bumps the count in its own node.
 class SteeredClockProPolicy final : public Policy {
 public:
+    // With steering of its own (the simulator, a single cache).
     explicit SteeredClockProPolicy(std::size_t capacity);
+    // One shard of a cache whose shards share steering.
+    SteeredClockProPolicy(std::size_t capacity, std::shared_ptr<ColdShareSteering> steering);
 
     bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
     bool contains(std::uint64_t key) const override { return m_main.contains(key); }
@@ -243,22 +279,16 @@ public:
     std::string_view name() const override { return "clockpro-steered"; }
     std::size_t metadataBytes() const override;
 
-    // The cold share the main clock follows now.
-    double coldShare() const;
+    // The cold share the clock follows now.
+    double coldShare() const { return ColdShareSteering::coldShare(m_applied); }
 
 private:
-    bool sampled(std::uint64_t key) const;
-
     ClockProPolicy m_main;
-    std::uint64_t m_sampleBelow; // a key is sampled when its hash is below this
-    std::vector<ClockProPolicy> m_shadows;
-    std::vector<double> m_scores; // exponentially decayed hit counts over sampled references
-    double m_decay;
-    std::size_t m_leader = 0;
-    std::vector<std::uint64_t> m_scratch;
+    std::shared_ptr<ColdShareSteering> m_steering;
+    std::size_t m_applied = 0; // the leader whose share m_main has
 };
 
-// The default policy; see the comment in policy.h and adaptive_policy.cpp.
+// Three experts and a resident set that follows the best; see adaptive_policy.cpp.
 class AdaptivePolicy final : public Policy {
 public:
     explicit AdaptivePolicy(std::size_t capacity);

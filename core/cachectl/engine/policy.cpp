@@ -18,7 +18,7 @@ template <typename T> std::size_t dequeBytes(const std::deque<T>& deque) {
 } // namespace
 
 std::vector<std::string> policyNames() {
-    return {"adaptive", "lru", "s3fifo", "lirs", "clockpro", "clockpro-steered"};
+    return {"clockpro-steered", "adaptive", "lru", "s3fifo", "lirs", "clockpro"};
 }
 
 Expected<std::unique_ptr<Policy>> makePolicy(std::string_view name, std::size_t capacityBlocks) {
@@ -45,7 +45,27 @@ Expected<std::unique_ptr<Policy>> makePolicy(std::string_view name, std::size_t 
     }
     return fail(ErrorCode::InvalidArgument,
                 "unknown cache policy '" + std::string(name) +
-                    "' (adaptive, lru, s3fifo, lirs, clockpro, clockpro-steered)");
+                    "' (clockpro-steered, adaptive, lru, s3fifo, lirs, clockpro)");
+}
+
+Expected<std::vector<std::unique_ptr<Policy>>>
+makeShardPolicies(std::string_view name, std::size_t shards, std::size_t perShard) {
+    std::vector<std::unique_ptr<Policy>> policies;
+    if (name == "clockpro-steered" && perShard != 0) {
+        auto steering = std::make_shared<ColdShareSteering>(shards * perShard, shards);
+        for (std::size_t i = 0; i < shards; ++i) {
+            policies.push_back(std::make_unique<SteeredClockProPolicy>(perShard, steering));
+        }
+        return policies;
+    }
+    for (std::size_t i = 0; i < shards; ++i) {
+        auto policy = makePolicy(name, perShard);
+        if (!policy) {
+            return std::unexpected(policy.error());
+        }
+        policies.push_back(std::move(*policy));
+    }
+    return policies;
 }
 
 // ---- LRU ----

@@ -3,15 +3,13 @@
 // implementation serves both the trace simulator and the cache engine (which keeps the data of
 // the blocks a policy says are resident). Blocks are opaque 64-bit keys; the cache starts cold.
 //
-// Policies: "lru", "s3fifo" (small FIFO + ghost + main FIFO with a 2-bit frequency, Yang et al.
-// SOSP'23), "lirs" (Jiang & Zhang, SIGMETRICS'02) and "adaptive" (the default: it runs LIRS,
-// S3-FIFO and LRU as experts over the same references, follows whichever has earned the most
-// hits recently and converges its own resident set to the leader's; see adaptive_policy.cpp).
-// Two compact ones, where a hit only bumps a count in the block's own node: "clockpro" (Jiang,
-// Chen & Zhang, ATC'05) and "clockpro-steered" (CLOCK-Pro whose cold share follows sampled
-// shadow simulations; it meets the hit-ratio targets at a third of adaptive's metadata, but
-// its shadows cover the whole cache, so it is not yet offered for the engine's per-shard
-// policies; see docs/daemon.md).
+// Policies: "clockpro-steered" (the default: CLOCK-Pro, Jiang, Chen & Zhang, ATC'05, where a
+// hit only bumps a count in the block's own node, with its cold share picked by sampled shadow
+// simulations; see steered_clockpro_policy.cpp), "clockpro" (CLOCK-Pro alone), "lru", "s3fifo"
+// (small FIFO + ghost + main FIFO with a 2-bit frequency, Yang et al. SOSP'23), "lirs" (Jiang &
+// Zhang, SIGMETRICS'02) and "adaptive" (runs LIRS, S3-FIFO and LRU as experts over the same
+// references, follows whichever has earned the most hits recently and converges its own
+// resident set to the leader's; see adaptive_policy.cpp). docs/daemon.md compares them.
 
 #include <cstddef>
 #include <cstdint>
@@ -46,9 +44,15 @@ public:
 
 // The names makePolicy accepts, the default first.
 std::vector<std::string> policyNames();
-inline constexpr std::string_view kDefaultPolicy = "adaptive";
+inline constexpr std::string_view kDefaultPolicy = "clockpro-steered";
 
 // InvalidArgument for an unknown name or a capacity of 0.
 Expected<std::unique_ptr<Policy>> makePolicy(std::string_view name, std::size_t capacityBlocks);
+// The policies of a cache split into `shards` shards of `perShard` blocks (the engine): one
+// makePolicy per shard, except that what needs to see the whole cache is shared by the shards
+// (clockpro-steered's shadow simulations, which would be too small, or as large as the shard,
+// per shard).
+Expected<std::vector<std::unique_ptr<Policy>>>
+makeShardPolicies(std::string_view name, std::size_t shards, std::size_t perShard);
 
 } // namespace ssdk::cachectl::engine

@@ -45,8 +45,8 @@ double sampleRate(std::size_t capacity) {
 
 } // namespace
 
-SteeredClockProPolicy::SteeredClockProPolicy(std::size_t capacity)
-    : m_main(capacity, kShadowColdShares[0], kShadowColdShares[0]) {
+ColdShareSteering::ColdShareSteering(std::size_t capacity, std::size_t sharers)
+    : m_sharers(std::max<std::size_t>(1, sharers)) {
     const double rate = sampleRate(capacity);
     m_sampleBelow =
         rate >= 1.0 ? ~std::uint64_t{0} : static_cast<std::uint64_t>(rate * 18446744073709551616.0);
@@ -62,39 +62,65 @@ SteeredClockProPolicy::SteeredClockProPolicy(std::size_t capacity)
     m_decay = 1.0 - 1.0 / window;
 }
 
-bool SteeredClockProPolicy::sampled(std::uint64_t key) const {
+bool ColdShareSteering::sampled(std::uint64_t key) const {
     return m_sampleBelow == ~std::uint64_t{0} || sampleHash(key) < m_sampleBelow;
 }
 
-double SteeredClockProPolicy::coldShare() const {
-    return kShadowColdShares[m_leader];
+double ColdShareSteering::coldShare(std::size_t leader) {
+    return kShadowColdShares[leader];
 }
 
-bool SteeredClockProPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) {
-    if (sampled(key)) {
-        for (std::size_t i = 0; i < m_shadows.size(); ++i) {
-            m_scratch.clear();
-            const bool hit = m_shadows[i].access(key, m_scratch);
-            m_scores[i] = m_scores[i] * m_decay + (hit ? 1.0 : 0.0);
-        }
-        const auto best = static_cast<std::size_t>(
-            std::max_element(m_scores.begin(), m_scores.end()) - m_scores.begin());
-        if (best != m_leader && m_scores[best] > m_scores[m_leader] * (1.0 + kSwitchMargin) + 1.0) {
-            m_leader = best;
-            m_main.setColdShares(kShadowColdShares[best], kShadowColdShares[best]);
-        }
+void ColdShareSteering::observe(std::uint64_t key) {
+    const std::unique_lock lock(m_mutex, std::try_to_lock);
+    if (!lock.owns_lock()) {
+        return;
     }
-    return m_main.access(key, evicted);
+    for (std::size_t i = 0; i < m_shadows.size(); ++i) {
+        m_scratch.clear();
+        const bool hit = m_shadows[i].access(key, m_scratch);
+        m_scores[i] = m_scores[i] * m_decay + (hit ? 1.0 : 0.0);
+    }
+    const std::size_t current = leader();
+    const auto best = static_cast<std::size_t>(std::max_element(m_scores.begin(), m_scores.end()) -
+                                               m_scores.begin());
+    if (best != current && m_scores[best] > m_scores[current] * (1.0 + kSwitchMargin) + 1.0) {
+        m_leader.store(best, std::memory_order_relaxed);
+    }
 }
 
-std::size_t SteeredClockProPolicy::metadataBytes() const {
-    std::size_t bytes = m_main.metadataBytes() + m_scores.capacity() * sizeof(double) +
+std::size_t ColdShareSteering::metadataShare() const {
+    const std::scoped_lock lock(m_mutex);
+    std::size_t bytes = m_scores.capacity() * sizeof(double) +
                         m_shadows.capacity() * sizeof(ClockProPolicy) +
                         m_scratch.capacity() * sizeof(std::uint64_t);
     for (const auto& shadow : m_shadows) {
         bytes += shadow.metadataBytes();
     }
-    return bytes;
+    return bytes / m_sharers;
+}
+
+SteeredClockProPolicy::SteeredClockProPolicy(std::size_t capacity)
+    : SteeredClockProPolicy(capacity, std::make_shared<ColdShareSteering>(capacity, 1)) {}
+
+SteeredClockProPolicy::SteeredClockProPolicy(std::size_t capacity,
+                                             std::shared_ptr<ColdShareSteering> steering)
+    : m_main(capacity, ColdShareSteering::coldShare(0), ColdShareSteering::coldShare(0))
+    , m_steering(std::move(steering)) {}
+
+bool SteeredClockProPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) {
+    if (m_steering->sampled(key)) {
+        m_steering->observe(key);
+    }
+    if (const std::size_t leader = m_steering->leader(); leader != m_applied) {
+        m_applied = leader;
+        const double share = ColdShareSteering::coldShare(leader);
+        m_main.setColdShares(share, share);
+    }
+    return m_main.access(key, evicted);
+}
+
+std::size_t SteeredClockProPolicy::metadataBytes() const {
+    return m_main.metadataBytes() + m_steering->metadataShare();
 }
 
 } // namespace ssdk::cachectl::engine

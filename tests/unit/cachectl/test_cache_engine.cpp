@@ -265,9 +265,16 @@ TEST_CASE("the engine reads back the last written data (differential, one thread
 
 TEST_CASE("the engine reads back the last written data (differential, four threads)",
           "[cachectl][engine]") {
-    for (const auto mode : {WriteMode::WriteBack, WriteMode::WriteThrough}) {
+    // The default policy's shards share one set of shadow simulations under their own lock;
+    // adaptive keeps everything per shard.
+    const std::string defaultPolicy(kDefaultPolicy);
+    for (const auto& [mode, policy] : {std::pair{WriteMode::WriteBack, defaultPolicy},
+                                       std::pair{WriteMode::WriteThrough, defaultPolicy},
+                                       std::pair{WriteMode::WriteBack, std::string("adaptive")}}) {
         TestBackingStore backing(16ULL << 20);
-        auto engine = CacheEngine::create(backing, smallConfig(mode, true));
+        auto config = smallConfig(mode, true);
+        config.policy = policy;
+        auto engine = CacheEngine::create(backing, config);
         REQUIRE(engine);
         const std::uint64_t region = backing.size() / 4;
         std::vector<std::thread> threads;

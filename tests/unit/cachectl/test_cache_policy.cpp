@@ -197,6 +197,42 @@ TEST_CASE("steered CLOCK-Pro keeps a loop like LIRS and follows a zigzag like LR
     CHECK(steeredZigzag->hitRatio() > 0.17);  // LRU gets ~19.3%
 }
 
+TEST_CASE("the shards of one cache share clockpro-steered's shadows", "[cachectl][policy]") {
+    // A zigzag over 20000 blocks spread over four shards of 2048: every shard turns to the
+    // all-cold (LRU-like) share the shared shadows find. The shadows are sized for the whole
+    // cache (1/8 sampled) and counted once, where four policies of their own would each keep
+    // shadows for their shard (1/2 sampled).
+    constexpr std::size_t kShards = 4;
+    constexpr std::size_t kPerShard = 2048;
+    auto shared = makeShardPolicies("clockpro-steered", kShards, kPerShard);
+    REQUIRE(shared);
+    REQUIRE(shared->size() == kShards);
+    std::vector<std::unique_ptr<Policy>> separate;
+    for (std::size_t i = 0; i < kShards; ++i) {
+        separate.push_back(std::move(*makePolicy("clockpro-steered", kPerShard)));
+    }
+    std::vector<std::uint64_t> evicted;
+    for (int pass = 0; pass < 12; ++pass) {
+        for (std::uint64_t block = 0; block < 20000; ++block) {
+            const std::uint64_t key = pass % 2 == 0 ? block : 19999 - block;
+            evicted.clear();
+            (*shared)[key % kShards]->access(key, evicted);
+            evicted.clear();
+            separate[key % kShards]->access(key, evicted);
+        }
+    }
+    std::size_t sharedBytes = 0;
+    std::size_t separateBytes = 0;
+    for (std::size_t i = 0; i < kShards; ++i) {
+        CHECK(static_cast<const SteeredClockProPolicy&>(*(*shared)[i]).coldShare() == Approx(0.99));
+        sharedBytes += (*shared)[i]->metadataBytes();
+        separateBytes += separate[i]->metadataBytes();
+    }
+    CHECK(sharedBytes * 10 < separateBytes * 8);
+    CHECK(makeShardPolicies("nope", kShards, kPerShard).error().code() ==
+          ErrorCode::InvalidArgument);
+}
+
 TEST_CASE("miss-ratio curve sizes ascend up to the unique blocks", "[cachectl][simulator]") {
     const auto sizes = mrcSizes(100000, 12);
     REQUIRE(sizes.size() == 12);
