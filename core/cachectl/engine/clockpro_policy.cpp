@@ -47,9 +47,13 @@ void ClockProPolicy::setColdShares(double minColdShare, double maxColdShare) {
     m_coldTarget = std::clamp(m_coldTarget, m_minCold, m_maxCold);
 }
 
+std::uint32_t ClockProPolicy::nodeOf(std::uint64_t key) const {
+    return m_index.find(key, [this](std::uint32_t node) { return m_nodes[node].key; });
+}
+
 bool ClockProPolicy::contains(std::uint64_t key) const {
-    const std::uint32_t* found = m_index.find(key);
-    return found != nullptr && m_nodes[*found].status != kNonResident;
+    const std::uint32_t node = nodeOf(key);
+    return node != NodeIndex::kNone && m_nodes[node].status != kNonResident;
 }
 
 std::uint32_t ClockProPolicy::allocate(std::uint64_t key) {
@@ -66,13 +70,13 @@ std::uint32_t ClockProPolicy::allocate(std::uint64_t key) {
     n.older = kNil;
     n.status = kFree;
     n.referenced = 0;
-    *m_index.tryEmplace(key).first = node;
+    m_index.insert(key, node);
     return node;
 }
 
 // node must be out of the list already.
 void ClockProPolicy::release(std::uint32_t node) {
-    m_index.erase(m_nodes[node].key);
+    m_index.erase(m_nodes[node].key, node);
     setStatus(node, kFree);
     m_nodes[node].older = m_free & kNil;
     m_free = node;
@@ -321,9 +325,9 @@ void ClockProPolicy::makeRoom(std::vector<std::uint64_t>& evicted) {
 }
 
 bool ClockProPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) {
-    const std::uint32_t* found = m_index.find(key);
-    if (found != nullptr && m_nodes[*found].status != kNonResident) {
-        Node& n = m_nodes[*found];
+    const std::uint32_t found = nodeOf(key);
+    if (found != NodeIndex::kNone && m_nodes[found].status != kNonResident) {
+        Node& n = m_nodes[found];
         // A 2-bit count, not a bit: a hot block referenced often survives several passes of
         // the hot hand (S3-FIFO's frequency, worth about a point on database traces).
         n.referenced = std::min(3U, n.referenced + 1U) & 3U;
@@ -331,15 +335,15 @@ bool ClockProPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evict
     }
     if (m_hotCount + m_coldCount < m_capacity) {
         // Warming up: blocks are hot until only the minimum cold share is left free.
-        const std::uint32_t node = found != nullptr ? *found : allocate(key);
+        const std::uint32_t node = found != NodeIndex::kNone ? found : allocate(key);
         const bool hot = m_capacity - m_hotCount - m_coldCount > m_minCold;
         moveToHead(node, hot ? kHot : kColdInTest);
-    } else if (found != nullptr) {
+    } else if (found != NodeIndex::kNone) {
         // A non-resident key in its test period: its reuse distance is below the oldest hot
         // block's recency, so it turns hot if the hot hand can make room.
         // The hands may end its test period on the way (the key then left the list and comes
         // back as a new block); nothing is allocated meanwhile, so the node stays free.
-        const std::uint32_t node = *found;
+        const std::uint32_t node = found;
         makeRoom(evicted);
         if (m_nodes[node].status == kNonResident && canPromote(node)) {
             moveToHead(node, kHot);

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "core/cachectl/engine/block_index.h"
+#include "core/cachectl/engine/node_index.h"
 #include "core/cachectl/engine/policy.h"
 
 namespace ssdk::cachectl::engine {
@@ -196,6 +197,8 @@ private:
     }
     static bool residentCold(const Node& n) { return n.status == kCold || n.status == kColdInTest; }
 
+    // The node of key (resident or not), or NodeIndex::kNone.
+    std::uint32_t nodeOf(std::uint64_t key) const;
     std::uint32_t allocate(std::uint64_t key);
     void release(std::uint32_t node);
     void setStatus(std::uint32_t node, Status status);
@@ -224,10 +227,10 @@ private:
     std::vector<Node> m_nodes;
     std::uint32_t m_free = kNil;
     std::uint32_t m_head = kNil;
-    std::uint32_t m_handHot = kNil;    // the hot block placed longest ago
-    std::uint32_t m_handCold = kNil;   // the resident cold block placed longest ago: next victim
-    std::uint32_t m_handTest = kNil;   // the block in its test period placed longest ago
-    BlockIndex<std::uint32_t> m_index; // key -> node, resident or not
+    std::uint32_t m_handHot = kNil;  // the hot block placed longest ago
+    std::uint32_t m_handCold = kNil; // the resident cold block placed longest ago: next victim
+    std::uint32_t m_handTest = kNil; // the block in its test period placed longest ago
+    NodeIndex m_index;               // key -> node, resident or not
 };
 
 // The miniature simulations that steer clockpro-steered's cold share: CLOCK-Pro shadows with a

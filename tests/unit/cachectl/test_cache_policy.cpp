@@ -1,13 +1,16 @@
 // Replacement policies and the trace simulator: LRU reproduces libCacheSim's LRU column of the
 // shared reference table, the trace formats parse as REFERENCE.md says, and every policy keeps
 // its capacity promise.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <map>
 #include <random>
 #include <sstream>
+#include <unordered_map>
 #include <unordered_set>
 
+#include "core/cachectl/engine/node_index.h"
 #include "core/cachectl/engine/policies.h"
 #include "core/cachectl/engine/simulator.h"
 #include "core/cachectl/engine/trace.h"
@@ -219,6 +222,61 @@ TEST_CASE("the shards of one cache share clockpro-steered's shadows", "[cachectl
     CHECK(sharedBytes * 10 < separateBytes * 8);
     CHECK(makeShardPolicies("nope", kShards, kPerShard).error().code() ==
           ErrorCode::InvalidArgument);
+}
+
+TEST_CASE("NodeIndex finds what it holds through growth, shrinking and deletion",
+          "[cachectl][policy]") {
+    // Nodes hold their keys (as CLOCK-Pro's do); the index keeps fingerprints and node numbers.
+    std::vector<std::uint64_t> keyOfNode;
+    std::vector<std::uint32_t> freeNodes;
+    std::unordered_map<std::uint64_t, std::uint32_t> model;
+    NodeIndex index;
+    const auto keyOf = [&](std::uint32_t node) { return keyOfNode[node]; };
+    std::mt19937_64 random(7);
+    for (int step = 0; step < 200000; ++step) {
+        // Keys from a small range, so inserts, hits and deletions of present keys all happen.
+        const std::uint64_t key = random() % 4000 * 0x10001;
+        const auto found = index.find(key, keyOf);
+        const auto expected = model.find(key);
+        REQUIRE((found == NodeIndex::kNone) == (expected == model.end()));
+        if (found != NodeIndex::kNone) {
+            REQUIRE(found == expected->second);
+        }
+        if (expected == model.end() && random() % 4 != 0) {
+            std::uint32_t node = 0;
+            if (freeNodes.empty()) {
+                node = static_cast<std::uint32_t>(keyOfNode.size());
+                keyOfNode.push_back(key);
+            } else {
+                node = freeNodes.back();
+                freeNodes.pop_back();
+                keyOfNode[node] = key;
+            }
+            index.insert(key, node);
+            model[key] = node;
+        } else if (expected != model.end() && random() % 3 == 0) {
+            index.erase(key, expected->second);
+            freeNodes.push_back(expected->second);
+            model.erase(expected);
+        }
+        REQUIRE(index.size() == model.size());
+    }
+    const std::size_t fullBytes = index.memoryBytes();
+    // Emptied again, in hash-unrelated order: every key left stays findable, and the table
+    // shrinks with the live set.
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> left(model.begin(), model.end());
+    std::shuffle(left.begin(), left.end(), random);
+    for (std::size_t i = 0; i < left.size(); ++i) {
+        index.erase(left[i].first, left[i].second);
+        if (i % 97 == 0) {
+            for (std::size_t j = i + 1; j < left.size(); ++j) {
+                REQUIRE(index.find(left[j].first, keyOf) == left[j].second);
+            }
+        }
+    }
+    CHECK(index.size() == 0);
+    CHECK(index.find(left.front().first, keyOf) == NodeIndex::kNone);
+    CHECK(index.memoryBytes() * 64 <= fullBytes);
 }
 
 TEST_CASE("miss-ratio curve sizes ascend up to the unique blocks", "[cachectl][simulator]") {
