@@ -27,7 +27,7 @@ constexpr std::uint64_t kMinShardBlocks = 256;
 // Reads from this size on ask the sequential detector before looking at the cache (read()).
 constexpr std::uint64_t kStreamCheckBytes = 64 * 1024;
 // RAM one cached block is budgeted for besides its data (index + policy). The default policy
-// takes about 124 B with the engine's index at 64 MiB, more in caches of a few MiB (its shadow
+// takes about 105 B with the engine's index at 64 MiB, more in caches of a few MiB (its shadow
 // simulations are then as large as the cache); adaptive about 269 B. stats().metadataBytes
 // reports what is really used.
 constexpr std::uint64_t kMetadataPerBlockBudget = 256;
