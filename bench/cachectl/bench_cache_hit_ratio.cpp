@@ -115,33 +115,22 @@ int main(int argc, char** argv) {
             loadedName = key.first;
         }
         auto& reference = table[key];
-        // Metadata per cached block once the cache is full: replays the trace into a policy
-        // kept here (simulate() does not hand its policy out).
-        {
-            auto made = makePolicy(policy, key.second);
-            if (made) {
-                std::vector<std::uint64_t> evicted;
-                for (const std::uint64_t ref : refs) {
-                    evicted.clear();
-                    (*made)->access(ref, evicted);
-                }
-                const double perBlock =
-                    static_cast<double>((*made)->metadataBytes()) / static_cast<double>(key.second);
-                const std::string rowName = fmt::format("{} {}", key.first, key.second);
-                if (perBlock > worstMetadata) {
-                    worstMetadata = perBlock;
-                    worstMetadataRow = rowName;
-                }
-                if (rowName == "OLTP 32768") {
-                    oltpMetadata = perBlock;
-                }
-            }
-        }
         auto lru = simulate(refs, "lru", key.second);
         auto ours = simulate(refs, policy, key.second);
         if (!lru || !ours) {
             fmt::print(stderr, "simulation failed\n");
             return 1;
+        }
+        const std::string rowName = fmt::format("{} {}", key.first, key.second);
+        // Metadata per cached block once the trace has filled the cache.
+        const double perBlock =
+            static_cast<double>(ours->metadataBytes) / static_cast<double>(key.second);
+        if (perBlock > worstMetadata) {
+            worstMetadata = perBlock;
+            worstMetadataRow = rowName;
+        }
+        if (rowName == "OLTP 32768") {
+            oltpMetadata = perBlock;
         }
         const double lruPercent = std::round(lru->hitRatio() * 10000.0) / 100.0;
         const double oursPercent = ours->hitRatio() * 100.0;
@@ -155,7 +144,6 @@ int main(int argc, char** argv) {
         const double gap = reference["Belady"] - reference["LRU"];
         gapSum += gap;
         const double vsLru = oursPercent - reference["LRU"];
-        const std::string rowName = fmt::format("{} {}", key.first, key.second);
         if (vsLru < worstVsLru) {
             worstVsLru = vsLru;
             worstVsLruRow = rowName;

@@ -34,6 +34,7 @@ Expected<SimulationResult> simulate(std::span<const std::uint64_t> refs, std::st
             ++result.hits;
         }
     }
+    result.metadataBytes = (*made)->metadataBytes();
     return result;
 }
 

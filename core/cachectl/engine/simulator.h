@@ -17,6 +17,7 @@ struct SimulationResult {
     std::uint64_t requests = 0;
     std::uint64_t uniqueBlocks = 0;
     std::uint64_t hits = 0;
+    std::uint64_t metadataBytes = 0; // the policy's, once the whole trace was replayed
 
     // A fraction in [0, 1]; 0 for an empty trace.
     double hitRatio() const {
