@@ -6,6 +6,7 @@
 // it does not shrink by 1/8, the block is stored raw without compressing the rest. A writer's
 // EncodeHistory lets a long run of incompressible blocks skip most of those checks.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -38,7 +39,7 @@ public:
         return ++m_skipped % kProbeEvery != 0;
     }
     void record(bool compressed) {
-        m_rawStreak = compressed ? 0 : m_rawStreak + 1;
+        m_rawStreak = compressed ? 0 : std::min(m_rawStreak + 1, kRawStreak);
         if (compressed) {
             m_skipped = 0;
         }
