@@ -35,7 +35,7 @@ public:
     ProbeResult probe() const override;
     Expected<ActiveCache> enable(const CachePlan& plan) override;
     Expected<void> disable(const ActiveCache& active) override;
-    // A dead daemon's /dev/nbdN is detached here, before the unmount (see Backend).
+    // A dead daemon's /dev/nbdN is disconnected here, before the unmount (see Backend).
     Expected<void> releaseDeadDevice(const ActiveCache& active) override;
     Expected<void> flush(const ActiveCache& active) override;
     Expected<void> setMode(ActiveCache& active, CacheMode mode) override;

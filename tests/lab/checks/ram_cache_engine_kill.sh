@@ -4,10 +4,10 @@ ctl=$SSDK_BIN_DIR/ssdkeeperctl
 [ -x "$ctl" ] || fail "$ctl is not built"
 # Issue 6, safety: ext4 on the HDD mounted through the engine in write-back; a file written and
 # synced (the NBD FLUSH makes the daemon write it back), another written but not synced; the
-# daemon is killed with SIGKILL. `cache status` says so, `cache disable` recovers (the
-# filesystem on the dead /dev/nbdN is unmounted, nbd detached, the HDD mounted back, ext4
-# replays its journal), fsck is clean, also when the daemon died with requests in flight; the cache is attached again under the mounted
-# filesystem (a new daemon over the same HDD) and the synced file reads back intact through it.
+# daemon is killed with SIGKILL while it holds a request. `cache status` says so, `cache
+# disable` recovers (the dead /dev/nbdN is disconnected, its filesystem unmounted, the HDD
+# mounted back, ext4 replays its journal), fsck is clean; the cache is attached again under the
+# mounted filesystem (a new daemon over the same HDD) and the synced file reads back intact.
 lab_run "CTL='$ctl'; . '$guest_lib/ram_cache.sh'"'
 set -eu
 t0=$(date +%s)
