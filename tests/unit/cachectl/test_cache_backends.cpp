@@ -44,6 +44,18 @@ const std::string kStatusClean =
     "0 4194304 cache 8 27/2048 64 4000/8128 1300 300 50 10 0 40 0 1 writeback 2 "
     "migration_threshold 2048 cleaner 0 rw -\n";
 
+// A drain of ssdk-labx1: the cleaner table is loaded, status reads dirty twice and then clean,
+// and `after` is loaded back (each load a reload, suspend and resume).
+void expectDrain(ScratchHost& host, const std::string& cleaner, const std::string& after) {
+    host.runner.expectOnce({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusDirty));
+    host.runner.expectOnce({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusDirty));
+    host.runner.expectOnce({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusClean));
+    host.runner.expect({"dmsetup", "reload", "ssdk-labx1", "--table", cleaner}, ok());
+    host.runner.expect({"dmsetup", "reload", "ssdk-labx1", "--table", after}, ok());
+    host.runner.expect({"dmsetup", "suspend", "ssdk-labx1"}, ok());
+    host.runner.expect({"dmsetup", "resume", "ssdk-labx1"}, ok());
+}
+
 } // namespace
 
 TEST_CASE("cache modes, compressions and plans are checked", "[cache-backend]") {
@@ -203,13 +215,7 @@ TEST_CASE("zram-writecache stacks dm-cache on two zram devices and drains before
     // Disable: dirty blocks → cleaner until clean → smq, then remove, then the zram devices.
     const std::string cleaner =
         "0 4194304 cache /dev/zram2 /dev/zram3 /dev/labx1 64 1 writeback cleaner 0";
-    host.runner.expectOnce({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusDirty));
-    host.runner.expectOnce({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusDirty));
-    host.runner.expectOnce({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusClean));
-    host.runner.expect({"dmsetup", "reload", "ssdk-labx1", "--table", cleaner}, ok());
-    host.runner.expect({"dmsetup", "reload", "ssdk-labx1", "--table", table}, ok());
-    host.runner.expect({"dmsetup", "suspend", "ssdk-labx1"}, ok());
-    host.runner.expect({"dmsetup", "resume", "ssdk-labx1"}, ok());
+    expectDrain(host, cleaner, table);
     host.runner.expect({"dmsetup", "remove", "--retry", "ssdk-labx1"}, ok());
     REQUIRE(backend.disable(*active));
     CHECK(host.sleeps == 1);
@@ -244,13 +250,7 @@ TEST_CASE("switching to write-through drains with the cleaner already in write-t
         "0 4194304 cache /dev/zram2 /dev/zram3 /dev/labx1 64 1 writethrough cleaner 0";
     const std::string smq =
         "0 4194304 cache /dev/zram2 /dev/zram3 /dev/labx1 64 1 writethrough smq 0";
-    host.runner.expectOnce({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusDirty));
-    host.runner.expectOnce({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusDirty));
-    host.runner.expectOnce({"dmsetup", "status", "ssdk-labx1"}, ok(kStatusClean));
-    host.runner.expect({"dmsetup", "reload", "ssdk-labx1", "--table", cleaner}, ok());
-    host.runner.expect({"dmsetup", "reload", "ssdk-labx1", "--table", smq}, ok());
-    host.runner.expect({"dmsetup", "suspend", "ssdk-labx1"}, ok());
-    host.runner.expect({"dmsetup", "resume", "ssdk-labx1"}, ok());
+    expectDrain(host, cleaner, smq);
     host.runner.expect({"dmsetup", "message", "ssdk-labx1", "0", "migration_threshold", "262144"},
                        ok());
     ZramCacheBackend backend(host.env);
