@@ -60,7 +60,7 @@ writer_start "$mnt"
 "$CTL" cache power-event --on-battery
 lap "power-event --on-battery"
 dmsetup table "$name" | grep -qw writethrough || { echo "not write-through on battery"; exit 1; }
-sleep 1
+sleep 1 # the writer writes on in write-through meanwhile
 [ "$(dirty)" = 0 ] || { echo "$(dirty) blocks still dirty after the battery event"; exit 1; }
 writer_stop
 # "Shutdown": fstab unmounts, then the unit stops.
