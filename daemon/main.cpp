@@ -16,7 +16,7 @@
 
 #include "core/base/bytes.h"
 #include "core/base/log.h"
-#include "core/cachectl/engine/policy.h"
+#include "core/cachectl/engine/policies.h"
 #include "daemon/daemon.h"
 
 int main(int argc, char** argv) {
@@ -59,9 +59,9 @@ int main(int argc, char** argv) {
                    "write-back: share write-back brings dirty data down to")
         ->check(CLI::Range(0.0, 1.0));
     app.add_option("--cache-policy", cachePolicy,
-                   "replacement policy: clockpro-steered (default), adaptive, lru, s3fifo, lirs, "
-                   "clockpro")
-        ->check(CLI::IsMember(cachectl::engine::policyNames()));
+                   "replacement policy: clockpro-steered (default) or clockpro (its cold "
+                   "share adapting instead of steered)")
+        ->check(CLI::IsMember(cachectl::engine::enginePolicyNames()));
     app.add_option("--sequential-cutoff", sequentialCutoff,
                    "misses of a sequential stream past this many bytes bypass the cache "
                    "(suffixes K M G: binary); 0: never bypass")

@@ -10,8 +10,8 @@
 
 #include "core/base/log.h"
 #include "core/cachectl/engine/block_codec.h"
-#include "core/cachectl/engine/block_index.h"
-#include "core/cachectl/engine/policy.h"
+#include "core/cachectl/engine/frame_arena.h"
+#include "core/cachectl/engine/policies.h"
 
 namespace ssdk::cachectl::engine {
 
@@ -26,11 +26,15 @@ constexpr std::size_t kMaxRunBlocks = 256;
 constexpr std::uint64_t kMinShardBlocks = 256;
 // Reads from this size on ask the sequential detector before looking at the cache (read()).
 constexpr std::uint64_t kStreamCheckBytes = 64 * 1024;
-// RAM one cached block is budgeted for besides its data (index + policy). The default policy
-// takes about 105 B with the engine's index at 64 MiB, more in caches of a few MiB (its shadow
-// simulations are then as large as the cache); adaptive about 269 B. stats().metadataBytes
-// reports what is really used.
-constexpr std::uint64_t kMetadataPerBlockBudget = 256;
+// RAM one cached block is budgeted for besides its data: its clock node and index entry and
+// those of a non-resident key (CLOCK-Pro keeps up to one per cached block), about 52 B in a full
+// cache with a steady stream of misses, 26-31 B before any eviction. A compressing cache keeps a
+// buffer handle per block besides. stats().metadataBytes reports what is really used.
+constexpr std::uint64_t kMetadataPerBlockBudget = 64;
+constexpr std::uint64_t kCompressedHandleBudget = 16;
+// The default policy's shadow simulations cost about this much whatever the cache's size (their
+// least size, 1024 blocks each): reserved once, from at most half the budget.
+constexpr std::uint64_t kSteeringReserve = 192 * 1024;
 
 std::uint64_t mixGroup(std::uint64_t block) {
     std::uint64_t x = block >> kGroupShift;
@@ -41,10 +45,12 @@ std::uint64_t mixGroup(std::uint64_t block) {
 }
 
 // Blocks a RAM budget holds: data (half a block each, on average, with compression) plus the
-// metadata budget.
+// metadata budget, after the shadow simulations' reserve.
 std::uint64_t capacityFor(std::uint64_t ramBytes, bool compression) {
     const std::uint64_t dataPerBlock = compression ? kBlock / 2 : kBlock;
-    return ramBytes / (dataPerBlock + kMetadataPerBlockBudget);
+    const std::uint64_t metadata =
+        kMetadataPerBlockBudget + (compression ? kCompressedHandleBudget : 0);
+    return (ramBytes - std::min(ramBytes / 2, kSteeringReserve)) / (dataPerBlock + metadata);
 }
 
 // What this thread's recent blocks compressed to (block_codec.h): a thread writing a run of
@@ -56,24 +62,33 @@ EncodeHistory& threadHistory() {
 
 } // namespace
 
-// A cached block. The data is its stored form (block_codec.h).
-struct Slot {
-    std::unique_ptr<std::byte[]> data;
-    std::uint16_t storedBytes = 0;
-    bool compressed = false;
-    bool dirty = false;
-    // False once the policy evicted a block that was still dirty: it stays (readable) until
-    // written back, then goes. Also false for dirty blocks of bypassed sequential writes.
-    bool tracked = true;
-    // Set from the shard's counter by every write, so write-back knows whether what it wrote
-    // is still the block's content (unique per shard, even across discard and re-insertion).
-    std::uint64_t generation = 0;
-};
-
+// A shard's blocks live in its clock (policies.h): a cached block is a data node of the clock,
+// and its data is at the node's number: in the frame arena when stored raw, in a buffer of its
+// own (`encoded`) when compressed. The node's engine flags say whether the data is dirty; a
+// dirty block the clock evicts stays as a detached node until written back.
 struct CacheEngine::Shard {
+    // Node flags of the engine. kDirty is the clock's kPinned: dirty data outlives eviction.
+    static constexpr std::uint32_t kDirty = ClockProPolicy::kPinned;
+    // Set when write-back copies the block and cleared by every write to it, so write-back
+    // knows whether what it wrote is still the block's content.
+    static constexpr std::uint32_t kWriting = 2;
+
+    // What a compressing cache stores of a node (block_codec.h): the compressed data, or
+    // none when the block is stored raw in its frame.
+    struct Stored {
+        std::unique_ptr<std::byte[]> data;
+        std::uint16_t bytes = 0;
+        // The node's frame was written (its pages are committed): given back to the kernel
+        // when the node next holds compressed data, so RAM holds one copy.
+        bool frameUsed = false;
+    };
+    static_assert(sizeof(Stored) <= kCompressedHandleBudget);
+
     std::mutex mutex;
-    std::unique_ptr<Policy> policy;
-    BlockIndex<Slot> slots;
+    std::unique_ptr<SteeredClockProPolicy> policy;
+    bool compression = false;
+    FrameArena frames;           // raw data, by node
+    std::vector<Stored> encoded; // with compression, by node
     // Blocks a write-through write is writing to the backing store now: other writes to them
     // wait, reads do not cache them.
     std::unordered_set<std::uint64_t> inFlight;
@@ -81,77 +96,91 @@ struct CacheEngine::Shard {
     // Bumped by every change of the backing store's content seen through this shard; a read
     // miss caches what it read only when the epoch did not move meanwhile.
     std::uint64_t epoch = 0;
-    std::uint64_t nextGeneration = 1;
     std::uint64_t physicalBytes = 0;
     std::uint64_t hits = 0;
     std::uint64_t misses = 0;
     std::vector<std::uint64_t> evicted;
-    // Hits not yet told to the policy. A hit only copies its data and records the block here;
-    // the policy learns of the hits in batches, in order, and always before any other
-    // reference (touch), so it sees exactly the sequence of references it would see one by
-    // one. A batch overlaps the memory latency of several blocks' policy state (prefetch);
-    // the cost is that what a hit would evict (it can: a hit on an orphan of the adaptive
-    // policy) is dropped up to a batch later.
-    static constexpr unsigned kPendingHits = 32;
-    std::array<std::uint64_t, kPendingHits> pendingHits{};
-    unsigned pendingCount = 0;
 
-    // Call with mutex held.
-    void recordHit(std::uint64_t block) {
-        pendingHits[pendingCount++] = block;
-        if (pendingCount == kPendingHits) {
-            applyPendingHits();
+    ClockProPolicy& clock() { return policy->clock(); }
+
+    std::size_t storedBytes(std::uint32_t node) const {
+        return compression ? encoded[node].bytes : kBlock;
+    }
+
+    void dropData(std::uint32_t node) {
+        physicalBytes -= storedBytes(node);
+        if (compression) {
+            encoded[node].data.reset();
+            encoded[node].bytes = 0;
         }
     }
 
-    void applyPendingHits() {
-        constexpr unsigned kAhead = 4;
-        const unsigned count = pendingCount;
-        pendingCount = 0;
-        for (unsigned i = 0; i < std::min(kAhead, count); ++i) {
-            policy->prefetch(pendingHits[i]);
-        }
-        for (unsigned i = 0; i < count; ++i) {
-            if (i + kAhead < count) {
-                policy->prefetch(pendingHits[i + kAhead]);
-                slots.prefetch(pendingHits[i + kAhead]);
-            }
-            reference(pendingHits[i]);
+    // Drops what the clock dropped to make room. Call with mutex held.
+    void dropEvicted() {
+        for (const std::uint32_t node : clock().droppedData()) {
+            dropData(node);
         }
     }
 
-    // Records a reference with the policy (after the pending hits) and drops what it evicts
-    // (dirty blocks stay until written back). Call with mutex held.
-    void touch(std::uint64_t block) {
-        if (pendingCount != 0) {
-            applyPendingHits();
+    // Makes the data of node addressable (the clock may have added data nodes).
+    void reserveData() {
+        const std::size_t nodes = clock().dataNodes();
+        frames.reserve(nodes);
+        if (compression && encoded.size() < nodes) {
+            encoded.resize(nodes);
         }
-        reference(block);
     }
 
-    void reference(std::uint64_t block) {
+    // Records a reference with the policy and drops what it evicts (dirty blocks stay until
+    // written back). Returns block's data node. Call with mutex held.
+    std::uint32_t touch(std::uint64_t block) {
         evicted.clear();
-        policy->access(block, evicted);
-        for (const std::uint64_t victim : evicted) {
-            auto found = slots.find(victim);
-            if (found == nullptr) {
-                continue;
-            }
-            if (found->dirty) {
-                found->tracked = false;
-            } else {
-                physicalBytes -= found->storedBytes;
-                slots.erase(victim);
-            }
-        }
-        if (auto found = slots.find(block); found != nullptr) {
-            found->tracked = true;
-        }
+        const std::uint32_t node = policy->reference(block, evicted).node;
+        dropEvicted();
+        reserveData();
+        return node;
     }
 
-    void erase(std::uint64_t block, const Slot& slot) {
-        physicalBytes -= slot.storedBytes;
-        slots.erase(block);
+    // Stores a block's data (stored form) at node, replacing what node held (whose bytes the
+    // caller took off physicalBytes). Call with mutex held.
+    void store(std::uint32_t node, const std::byte* data, std::size_t bytes, bool isCompressed) {
+        physicalBytes += bytes;
+        if (!compression) {
+            std::memcpy(frames.frame(node), data, kBlock);
+            return;
+        }
+        Stored& stored = encoded[node];
+        if (!isCompressed) {
+            stored.data.reset();
+            stored.frameUsed = true;
+            std::memcpy(frames.frame(node), data, kBlock);
+        } else {
+            if (stored.frameUsed) {
+                frames.discard(node);
+                stored.frameUsed = false;
+            }
+            if (stored.data == nullptr || stored.bytes != bytes) {
+                stored.data = std::make_unique_for_overwrite<std::byte[]>(bytes);
+            }
+            std::memcpy(stored.data.get(), data, bytes);
+        }
+        stored.bytes = static_cast<std::uint16_t>(bytes);
+    }
+
+    // Decodes node's data into out (4 KiB); false when it fails to decode.
+    bool load(std::uint32_t node, std::byte* out) const {
+        if (!compression || encoded[node].data == nullptr) {
+            std::memcpy(out, frames.frame(node), kBlock);
+            return true;
+        }
+        const Stored& stored = encoded[node];
+        return decodeBlock(stored.data.get(), stored.bytes, true, out);
+    }
+
+    // Forgets node and its data. Call with mutex held.
+    void erase(std::uint32_t node) {
+        dropData(node);
+        clock().remove(node);
     }
 };
 
@@ -229,9 +258,8 @@ Expected<std::unique_ptr<CacheEngine>> CacheEngine::create(BlockStore& backing,
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("a RAM budget of {} bytes holds no 4 KiB block", config.ramBytes));
     }
-    auto probe = makePolicy(config.policy, 1);
-    if (!probe) {
-        return std::unexpected(probe.error());
+    if (auto steering = makeShardSteering(config.policy, 1, 1); !steering) {
+        return std::unexpected(steering.error());
     }
     return std::unique_ptr<CacheEngine>(
         new CacheEngine(backing, std::move(config), capacityBlocks));
@@ -246,10 +274,12 @@ CacheEngine::CacheEngine(BlockStore& backing, CacheConfig config, std::uint64_t 
     const std::uint64_t perShard = capacityBlocks / m_config.shards;
     setCapacity(m_config.ramBytes, perShard * m_config.shards);
     m_shardMask = m_config.shards - 1;
-    auto policies = makeShardPolicies(m_config.policy, m_config.shards, perShard);
-    for (auto& policy : *policies) { // create() checked the name
+    auto clocks = makeShardClocks(m_config.policy, m_config.shards, perShard);
+    for (auto& clock : *clocks) { // create() checked the name
         auto shard = std::make_unique<Shard>();
-        shard->policy = std::move(policy);
+        shard->policy = std::move(clock);
+        shard->compression = m_config.compression;
+        shard->reserveData();
         m_shards.push_back(std::move(shard));
     }
     // The writer runs in both modes: the mode can change at run time (setWriteMode), and it
@@ -290,41 +320,16 @@ Expected<void> CacheEngine::resize(std::uint64_t ramBytes) {
                                 "shards ({})",
                                 ramBytes, m_config.shards));
     }
-    auto policies = makeShardPolicies(m_config.policy, m_shards.size(), perShard);
-    if (!policies) {
-        return std::unexpected(policies.error());
+    auto steering = makeShardSteering(m_config.policy, m_shards.size(), perShard);
+    if (!steering) {
+        return std::unexpected(steering.error());
     }
     const std::unique_lock modeLock(m_modeMutex);
-    std::vector<std::uint64_t> kept;
-    std::vector<std::uint64_t> evicted;
-    for (std::size_t i = 0; i < m_shards.size(); ++i) {
-        const auto& shard = m_shards[i];
-        auto& policy = (*policies)[i];
+    for (const auto& shard : m_shards) {
         const std::scoped_lock lock(shard->mutex);
-        shard->pendingCount = 0; // hits for the policy being replaced
-        kept.clear();
-        shard->slots.forEach([&](std::uint64_t block, const Slot& slot) {
-            if (slot.tracked) {
-                kept.push_back(block);
-            }
-        });
-        std::sort(kept.begin(), kept.end());
-        for (const std::uint64_t block : kept) {
-            evicted.clear();
-            policy->access(block, evicted);
-            for (const std::uint64_t victim : evicted) {
-                auto found = shard->slots.find(victim);
-                if (found == nullptr) {
-                    continue;
-                }
-                if (found->dirty) {
-                    found->tracked = false;
-                } else {
-                    shard->erase(victim, *found);
-                }
-            }
-        }
-        shard->policy = std::move(policy);
+        shard->evicted.clear();
+        shard->policy->resize(perShard, *steering, shard->evicted);
+        shard->dropEvicted();
     }
     setCapacity(ramBytes, perShard * m_config.shards);
     return {};
@@ -357,25 +362,47 @@ CacheEngine::Shard& CacheEngine::shardOf(std::uint64_t block) const {
 
 bool CacheEngine::readCachedLocked(Shard& shard, std::uint64_t block, std::byte* out,
                                    bool promote) {
-    Slot* const found = shard.slots.find(block);
-    if (found == nullptr) {
+    const std::uint32_t node = shard.clock().findData(block, [&](std::uint32_t candidate) {
+        if (!m_config.compression) {
+            const std::byte* frame = shard.frames.frame(candidate);
+            for (std::size_t line = 0; line < kBlock; line += 1024) {
+                __builtin_prefetch(frame + line);
+            }
+        }
+    });
+    if (node == ClockProPolicy::kNone) {
         ++shard.misses;
         return false;
     }
-    if (!decodeBlock(found->data.get(), found->storedBytes, found->compressed, out)) {
+    if (!shard.load(node, out)) {
         // Our own encoding failed to decode: memory corruption; never serve it.
         log::get("cachectl")->error("cache engine: block {} failed to decode; dropped", block);
-        if (!found->dirty) {
-            shard.erase(block, *found);
+        if ((shard.clock().dataFlags(node) & Shard::kDirty) == 0) {
+            shard.erase(node);
         }
         ++shard.misses;
         return false;
     }
     ++shard.hits;
     if (promote) {
-        shard.recordHit(block);
+        if (shard.clock().detached(node)) {
+            shard.touch(block); // back into the clock, as a miss of the policy
+        } else {
+            shard.clock().hit(node);
+        }
     }
     return true;
+}
+
+void CacheEngine::dropBlockLocked(Shard& shard, std::uint64_t block) {
+    const std::uint32_t node = shard.clock().findData(block);
+    if (node == ClockProPolicy::kNone) {
+        return;
+    }
+    if ((shard.clock().dataFlags(node) & Shard::kDirty) != 0) {
+        m_dirtyBlocks.fetch_sub(1, std::memory_order_relaxed);
+    }
+    shard.erase(node);
 }
 
 void CacheEngine::insertClean(Shard& shard, std::uint64_t block, const std::byte* data,
@@ -387,17 +414,11 @@ void CacheEngine::insertClean(Shard& shard, std::uint64_t block, const std::byte
         stored = encodeBlock(data, encoded.data(), compressed, threadHistory());
     }
     const std::scoped_lock lock(shard.mutex);
-    if (shard.epoch != epoch || shard.slots.contains(block) || shard.inFlight.contains(block)) {
+    if (shard.epoch != epoch || shard.clock().findData(block) != ClockProPolicy::kNone ||
+        shard.inFlight.contains(block)) {
         return;
     }
-    Slot slot;
-    slot.data = std::make_unique_for_overwrite<std::byte[]>(stored);
-    std::memcpy(slot.data.get(), compressed ? encoded.data() : data, stored);
-    slot.storedBytes = static_cast<std::uint16_t>(stored);
-    slot.compressed = compressed;
-    *shard.slots.tryEmplace(block).first = std::move(slot);
-    shard.physicalBytes += stored;
-    shard.touch(block);
+    shard.store(shard.touch(block), compressed ? encoded.data() : data, stored, compressed);
 }
 
 Expected<void> CacheEngine::read(std::uint64_t offset, std::span<std::byte> out) {
@@ -406,6 +427,19 @@ Expected<void> CacheEngine::read(std::uint64_t offset, std::span<std::byte> out)
     }
     if (out.empty()) {
         return {};
+    }
+    if (out.size() == kBlock && offset % kBlock == 0) {
+        // The common request, one aligned block: one lock, nothing allocated.
+        const std::uint64_t block = offset / kBlock;
+        Shard& shard = shardOf(block);
+        {
+            const std::scoped_lock lock(shard.mutex);
+            if (readCachedLocked(shard, block, out.data(), true)) {
+                return {};
+            }
+        }
+        const std::array missing{block};
+        return readMisses(offset, out, missing, std::nullopt);
     }
     const std::uint64_t end = offset + out.size();
     const std::uint64_t first = offset / kBlock;
@@ -447,6 +481,13 @@ Expected<void> CacheEngine::read(std::uint64_t offset, std::span<std::byte> out)
     if (missing.empty()) {
         return {};
     }
+    return readMisses(offset, out, missing, streaming);
+}
+
+Expected<void> CacheEngine::readMisses(std::uint64_t offset, std::span<std::byte> out,
+                                       std::span<const std::uint64_t> missing,
+                                       std::optional<bool> streaming) {
+    const std::uint64_t end = offset + out.size();
     const bool bypass = streaming ? *streaming : m_detector->bypass(offset, out.size());
     // Read each run of consecutive missing blocks with one backing read.
     std::vector<std::byte> buffer;
@@ -536,12 +577,7 @@ Expected<void> CacheEngine::writeDirect(std::uint64_t firstBlock, std::uint64_t 
         std::unique_lock lock(shard.mutex);
         shard.inFlightDone.wait(lock, [&] { return !shard.inFlight.contains(block); });
         shard.inFlight.insert(block);
-        if (auto found = shard.slots.find(block); found != nullptr) {
-            if (found->dirty) {
-                m_dirtyBlocks.fetch_sub(1, std::memory_order_relaxed);
-            }
-            shard.erase(block, *found);
-        }
+        dropBlockLocked(shard, block);
         ++shard.epoch;
     }
     auto written = m_backing.write(offset, data, fua);
@@ -553,7 +589,8 @@ Expected<void> CacheEngine::writeDirect(std::uint64_t firstBlock, std::uint64_t 
             const std::scoped_lock lock(shard.mutex);
             shard.inFlight.erase(block);
             ++shard.epoch;
-            if (written && whole && cacheAfter && !shard.slots.contains(block)) {
+            if (written && whole && cacheAfter &&
+                shard.clock().findData(block) == ClockProPolicy::kNone) {
                 const std::byte* source = data.data() + (blockStart - offset);
                 std::array<std::byte, kCodecMaxEncoded> encoded;
                 bool compressed = false;
@@ -564,14 +601,7 @@ Expected<void> CacheEngine::writeDirect(std::uint64_t firstBlock, std::uint64_t 
                         source = encoded.data();
                     }
                 }
-                Slot slot;
-                slot.data = std::make_unique_for_overwrite<std::byte[]>(stored);
-                std::memcpy(slot.data.get(), source, stored);
-                slot.storedBytes = static_cast<std::uint16_t>(stored);
-                slot.compressed = compressed;
-                *shard.slots.tryEmplace(block).first = std::move(slot);
-                shard.physicalBytes += stored;
-                shard.touch(block);
+                shard.store(shard.touch(block), source, stored, compressed);
             }
         }
         shard.inFlightDone.notify_all();
@@ -631,86 +661,78 @@ Expected<void> CacheEngine::writeBack(std::uint64_t offset, std::span<const std:
         const std::uint64_t from = std::max(offset, blockStart);
         const std::uint64_t to = std::min(end, blockStart + kBlock);
         const bool whole = from == blockStart && to == blockStart + kBlock;
-        // A partial write merges into the cached block, or into the backing copy (read outside
-        // the lock) when the cache does not hold it; retried when the block's cached version
-        // changed meanwhile. A change of the backing copy alone can only come from a
-        // concurrent overlapping write, whose order is unspecified anyway.
-        for (int attempt = 0;; ++attempt) {
-            std::uint64_t baseGeneration = 0;
-            bool haveBase = whole;
-            if (!whole) {
-                {
-                    const std::scoped_lock lock(shard.mutex);
-                    auto found = shard.slots.find(block);
-                    if (found != nullptr) {
-                        const Slot& slot = *found;
-                        haveBase = decodeBlock(slot.data.get(), slot.storedBytes, slot.compressed,
-                                               merged.data());
-                        baseGeneration = slot.generation;
-                    }
+        const std::byte* source = data.data() + (from - offset);
+        std::unique_lock lock(shard.mutex, std::defer_lock);
+        if (!whole) {
+            // A partial write merges into the cached block, under the lock, or into the backing
+            // copy (read outside the lock) when the cache does not hold it; merged into the
+            // cached block instead if it was cached meanwhile. A change of the backing copy
+            // alone can only come from a concurrent overlapping write, whose order is
+            // unspecified anyway.
+            lock.lock();
+            for (int attempt = 0;; ++attempt) {
+                const std::uint32_t seen = shard.clock().findData(block);
+                if (seen != ClockProPolicy::kNone && shard.load(seen, merged.data())) {
+                    break;
                 }
-                if (!haveBase) {
-                    if (auto got = m_backing.read(blockStart, merged); !got) {
-                        return std::unexpected(
-                            Error(got.error())
-                                .addContext(fmt::format("reading block {} to merge a partial write",
-                                                        block)));
-                    }
+                if (attempt == 64) {
+                    return fail(
+                        ErrorCode::Busy,
+                        fmt::format("block {} kept changing during a partial write", block));
                 }
-                std::memcpy(merged.data() + (from - blockStart), data.data() + (from - offset),
-                            to - from);
-            }
-            const std::byte* source = whole ? data.data() + (blockStart - offset) : merged.data();
-            bool compressed = false;
-            std::size_t stored = kBlock;
-            if (m_config.compression) {
-                stored = encodeBlock(source, encoded.data(), compressed, threadHistory());
-                if (compressed) {
-                    source = encoded.data();
+                lock.unlock();
+                if (auto got = m_backing.read(blockStart, merged); !got) {
+                    return std::unexpected(
+                        Error(got.error())
+                            .addContext(
+                                fmt::format("reading block {} to merge a partial write", block)));
+                }
+                lock.lock();
+                // Still not cached (or still the same undecodable copy): the backing copy it is.
+                if (const std::uint32_t now = shard.clock().findData(block);
+                    now == ClockProPolicy::kNone || now == seen) {
+                    break;
                 }
             }
-            const std::scoped_lock lock(shard.mutex);
-            auto current = shard.slots.find(block);
-            const std::uint64_t currentGeneration = current == nullptr ? 0 : current->generation;
-            if (!whole && currentGeneration != baseGeneration && attempt < 64) {
-                continue;
-            }
-            if (!whole && currentGeneration != baseGeneration) {
-                return fail(ErrorCode::Busy,
-                            fmt::format("block {} kept changing during a partial write", block));
-            }
-            auto [found, inserted] = shard.slots.tryEmplace(block);
-            Slot& slot = *found;
-            if (!inserted) {
-                shard.physicalBytes -= slot.storedBytes;
-            }
-            if (!inserted && slot.storedBytes == stored) {
-                std::memcpy(slot.data.get(), source, stored);
-            } else {
-                slot.data = std::make_unique_for_overwrite<std::byte[]>(stored);
-                std::memcpy(slot.data.get(), source, stored);
-            }
-            slot.storedBytes = static_cast<std::uint16_t>(stored);
-            slot.compressed = compressed;
-            slot.generation = shard.nextGeneration++;
-            if (!slot.dirty) {
-                slot.dirty = true;
-                m_dirtyBlocks.fetch_add(1, std::memory_order_relaxed);
-            }
-            shard.physicalBytes += stored;
-            ++shard.epoch;
-            if (bypass && inserted) {
-                slot.tracked = false;
-                m_bypassed.fetch_add(1, std::memory_order_relaxed);
-            } else if (inserted) {
-                shard.touch(block);
-            } else {
-                // An overwrite of a block the cache holds: told to the policy in the batch
-                // of hits (recordHit), in order.
-                shard.recordHit(block);
-            }
-            break;
+            std::memcpy(merged.data() + (from - blockStart), source, to - from);
+            source = merged.data();
         }
+        bool compressed = false;
+        std::size_t stored = kBlock;
+        if (m_config.compression) {
+            stored = encodeBlock(source, encoded.data(), compressed, threadHistory());
+            if (compressed) {
+                source = encoded.data();
+            }
+        }
+        if (whole) {
+            lock.lock();
+        }
+        std::uint32_t node = shard.clock().findData(block);
+        if (node == ClockProPolicy::kNone) {
+            if (bypass) {
+                node = shard.clock().insertDetached(block);
+                shard.reserveData();
+                m_bypassed.fetch_add(1, std::memory_order_relaxed);
+            } else {
+                node = shard.touch(block);
+            }
+        } else {
+            // An overwrite of a block the cache holds: a reference to it.
+            shard.physicalBytes -= shard.storedBytes(node);
+            if (shard.clock().detached(node)) {
+                node = shard.touch(block);
+            } else {
+                shard.clock().hit(node);
+            }
+        }
+        shard.store(node, source, stored, compressed);
+        const std::uint32_t flags = shard.clock().dataFlags(node);
+        if ((flags & Shard::kDirty) == 0) {
+            m_dirtyBlocks.fetch_add(1, std::memory_order_relaxed);
+        }
+        shard.clock().setDataFlags(node, (flags | Shard::kDirty) & ~Shard::kWriting);
+        ++shard.epoch;
     }
     if (m_dirtyBlocks.load(std::memory_order_relaxed) >= m_dirtyHigh) {
         const std::scoped_lock lock(m_writerMutex);
@@ -726,8 +748,9 @@ Expected<void> CacheEngine::writebackPass(std::uint64_t limit) {
     std::vector<std::uint64_t> candidates;
     for (const auto& shard : m_shards) {
         const std::scoped_lock lock(shard->mutex);
-        shard->slots.forEach([&](std::uint64_t block, const Slot& slot) {
-            if (slot.dirty) {
+        const ClockProPolicy& clock = shard->clock();
+        clock.forEachData([&](std::uint64_t block, std::uint32_t node) {
+            if ((clock.dataFlags(node) & Shard::kDirty) != 0) {
                 candidates.push_back(block);
             }
         });
@@ -743,30 +766,28 @@ Expected<void> CacheEngine::writebackPass(std::uint64_t limit) {
     }
     std::optional<Error> firstError;
     std::vector<std::byte> buffer;
-    std::vector<std::uint64_t> generations;
     std::size_t i = 0;
     while (i < candidates.size()) {
         // Gather a run of consecutive blocks that are still dirty.
         const std::uint64_t runFirst = candidates[i];
         buffer.clear();
-        generations.clear();
         std::size_t j = i;
         while (j < candidates.size() && candidates[j] == runFirst + (j - i) &&
                j - i < kMaxRunBlocks) {
             Shard& shard = shardOf(candidates[j]);
             const std::scoped_lock lock(shard.mutex);
-            auto found = shard.slots.find(candidates[j]);
-            if (found == nullptr || !found->dirty) {
+            const std::uint32_t node = shard.clock().findData(candidates[j]);
+            if (node == ClockProPolicy::kNone ||
+                (shard.clock().dataFlags(node) & Shard::kDirty) == 0) {
                 break;
             }
             buffer.resize(buffer.size() + kBlock);
-            const Slot& slot = *found;
-            if (!decodeBlock(slot.data.get(), slot.storedBytes, slot.compressed,
-                             buffer.data() + buffer.size() - kBlock)) {
+            if (!shard.load(node, buffer.data() + buffer.size() - kBlock)) {
                 buffer.resize(buffer.size() - kBlock);
                 break;
             }
-            generations.push_back(slot.generation);
+            // Cleared by a write to the block meanwhile: what we write is then stale.
+            shard.clock().setDataFlags(node, shard.clock().dataFlags(node) | Shard::kWriting);
             ++j;
         }
         if (j == i) {
@@ -790,17 +811,20 @@ Expected<void> CacheEngine::writebackPass(std::uint64_t limit) {
             Shard& shard = shardOf(block);
             const std::scoped_lock lock(shard.mutex);
             ++shard.epoch;
-            if (!written) {
+            const std::uint32_t node = shard.clock().findData(block);
+            if (node == ClockProPolicy::kNone) {
                 continue;
             }
-            auto found = shard.slots.find(block);
-            if (found == nullptr || !found->dirty || found->generation != generations[k]) {
+            const std::uint32_t flags = shard.clock().dataFlags(node);
+            shard.clock().setDataFlags(node, flags & ~Shard::kWriting);
+            // A block discarded and cached again meanwhile has a new node, without kWriting.
+            if (!written || (flags & Shard::kWriting) == 0) {
                 continue;
             }
-            found->dirty = false;
+            shard.clock().setDataFlags(node, flags & ~(Shard::kWriting | Shard::kDirty));
             m_dirtyBlocks.fetch_sub(1, std::memory_order_relaxed);
-            if (!found->tracked) {
-                shard.erase(block, *found);
+            if (shard.clock().detached(node)) {
+                shard.erase(node);
             }
         }
         { const std::scoped_lock lock(m_writerMutex); }
@@ -868,12 +892,7 @@ Expected<void> CacheEngine::discard(std::uint64_t offset, std::uint64_t length) 
         Shard& shard = shardOf(block);
         std::unique_lock lock(shard.mutex);
         shard.inFlightDone.wait(lock, [&] { return !shard.inFlight.contains(block); });
-        if (auto found = shard.slots.find(block); found != nullptr) {
-            if (found->dirty) {
-                m_dirtyBlocks.fetch_sub(1, std::memory_order_relaxed);
-            }
-            shard.erase(block, *found);
-        }
+        dropBlockLocked(shard, block);
         ++shard.epoch;
     }
     { const std::scoped_lock lock(m_writerMutex); }
@@ -906,9 +925,10 @@ CacheStats CacheEngine::stats() const {
         const std::scoped_lock lock(shard->mutex);
         stats.readHits += shard->hits;
         stats.readMisses += shard->misses;
-        stats.cachedBlocks += shard->slots.size();
+        stats.cachedBlocks += shard->clock().dataBlocks();
         stats.physicalBytes += shard->physicalBytes;
-        stats.metadataBytes += shard->policy->metadataBytes() + shard->slots.memoryBytes() +
+        stats.metadataBytes += shard->policy->metadataBytes() +
+                               shard->encoded.capacity() * sizeof(Shard::Stored) +
                                shard->inFlight.size() * 32;
     }
     stats.logicalBytes = stats.cachedBlocks * kBlock;

@@ -17,7 +17,9 @@
 // - discard() drops the range from the cache (dirty data too) and passes it down.
 // - Optional LZ4 per block; a block that does not shrink by 1/8 (decided early from its first
 //   KiB) is stored raw.
-// - Sharded: blocks map to shards in 64 KiB groups; each shard has its own lock and policy.
+// - Sharded: blocks map to shards in 64 KiB groups; each shard has its own lock and clock, which
+//   is also its block table (a block's data sits at its node's number), so a hit makes one
+//   index look-up and touches one 16-byte node.
 // - Errors of the backing store reach the caller as Expected errors. A write-back failure
 //   keeps the blocks dirty in RAM and is reported by the next flush() (and by stats()).
 //
@@ -27,6 +29,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <memory>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <thread>
@@ -115,9 +118,8 @@ public:
     // failure the engine stays in write-through and the dirty blocks stay for a later flush).
     Expected<void> setWriteMode(WriteMode mode);
     // Changes the RAM budget. The shard count stays, so the budget must still hold one block
-    // per shard (InvalidArgument otherwise). Shrinking drops clean blocks at once; dirty blocks
-    // past the new capacity stay until written back. The policies restart from the blocks
-    // kept (their recency/frequency history is lost).
+    // per shard (InvalidArgument otherwise). Shrinking evicts clean blocks at once (the clocks
+    // keep their history); dirty blocks past the new capacity stay until written back.
     Expected<void> resize(std::uint64_t ramBytes);
 
 private:
@@ -131,6 +133,14 @@ private:
     // lock held.
     bool readCachedLocked(Shard& shard, std::uint64_t block, std::byte* out, bool promote);
     void insertClean(Shard& shard, std::uint64_t block, const std::byte* data, std::uint64_t epoch);
+    // The rest of read() for the blocks it missed (ascending): reads them from the backing
+    // store (a run of consecutive blocks at once) and caches them unless the request is part
+    // of a sequential stream past the cutoff (`streaming`; asked of the detector when unset).
+    Expected<void> readMisses(std::uint64_t offset, std::span<std::byte> out,
+                              std::span<const std::uint64_t> missing,
+                              std::optional<bool> streaming);
+    // Drops what the cache holds of block (dirty data too). Shard lock held.
+    void dropBlockLocked(Shard& shard, std::uint64_t block);
     Expected<void> writeDirect(std::uint64_t firstBlock, std::uint64_t offset,
                                std::span<const std::byte> data, bool fua, bool cacheAfter);
     Expected<void> writeBack(std::uint64_t offset, std::span<const std::byte> data);

@@ -16,6 +16,10 @@
 // - the test hand ends test periods when there are more non-resident keys than the capacity.
 // The resident cold share adapts: a block referenced during its test period raises it by one, a
 // test period that ends without a reference lowers it by one.
+//
+// Storage: data nodes (resident or detached blocks) and ghost nodes (non-resident keys) are two
+// arrays; a block that becomes resident or non-resident moves to the other array (relocate), so
+// the engine can keep a block's data at its data node's number.
 
 #include <algorithm>
 
@@ -25,17 +29,20 @@ namespace ssdk::cachectl::engine {
 
 ClockProPolicy::ClockProPolicy(std::size_t capacity, double minColdShare, double maxColdShare)
     : m_capacity(capacity)
+    , m_minShare(minColdShare)
+    , m_maxShare(maxColdShare)
     , m_minCold(1)
     , m_maxCold(1)
     , m_maxNonResident(capacity)
     , m_coldTarget(1) {
     setColdShares(minColdShare, maxColdShare);
     m_coldTarget = m_minCold;
-    // A full cache holds `capacity` resident nodes; the non-resident ones grow it up to twice.
-    m_nodes.reserve(capacity);
+    m_data.reserve(capacity);
 }
 
 void ClockProPolicy::setColdShares(double minColdShare, double maxColdShare) {
+    m_minShare = minColdShare;
+    m_maxShare = maxColdShare;
     const auto blocks = [&](double share) {
         const auto n = static_cast<std::size_t>(share * static_cast<double>(m_capacity));
         // At least one cold block (the victims come from the cold share) and, when there is
@@ -48,42 +55,90 @@ void ClockProPolicy::setColdShares(double minColdShare, double maxColdShare) {
 }
 
 std::uint32_t ClockProPolicy::nodeOf(std::uint64_t key) const {
-    return m_index.find(key, [this](std::uint32_t node) { return m_nodes[node].key; });
+    return m_index.find(key, [this](std::uint32_t id) { return node(id).key; });
 }
 
 bool ClockProPolicy::contains(std::uint64_t key) const {
-    const std::uint32_t node = nodeOf(key);
-    return node != NodeIndex::kNone && m_nodes[node].status != kNonResident;
+    const std::uint32_t id = nodeOf(key);
+    return id != kNone && resident(node(id));
+}
+
+std::uint32_t ClockProPolicy::take(bool ghost) {
+    std::vector<Node>& nodes = ghost ? m_ghosts : m_data;
+    std::uint32_t& free = ghost ? m_freeGhost : m_freeData;
+    std::uint32_t index = free;
+    if (index != kNil) {
+        free = nodes[index].older;
+    } else {
+        index = static_cast<std::uint32_t>(nodes.size());
+        nodes.emplace_back();
+    }
+    return ghost ? index | kGhost : index;
 }
 
 std::uint32_t ClockProPolicy::allocate(std::uint64_t key) {
-    std::uint32_t node = m_free;
-    if (node != kNil) {
-        m_free = m_nodes[node].older;
-    } else {
-        node = static_cast<std::uint32_t>(m_nodes.size());
-        m_nodes.emplace_back();
-    }
-    Node& n = m_nodes[node];
+    const std::uint32_t id = take(false);
+    Node& n = m_data[id];
+    n = Node{};
     n.key = key;
-    n.newer = kNil;
-    n.older = kNil;
-    n.status = kFree;
-    n.referenced = 0;
-    m_index.insert(key, node);
-    return node;
+    ++m_dataCount;
+    m_index.insert(key, id, [this](std::uint32_t other) { return node(other).key; });
+    return id;
 }
 
-// node must be out of the list already.
-void ClockProPolicy::release(std::uint32_t node) {
-    m_index.erase(m_nodes[node].key, node);
-    setStatus(node, kFree);
-    m_nodes[node].older = m_free & kNil;
-    m_free = node;
+void ClockProPolicy::release(std::uint32_t id) {
+    m_index.erase(node(id).key, id, [this](std::uint32_t other) { return node(other).key; });
+    setStatus(id, kFree);
+    Node& n = node(id);
+    n.flags = 0;
+    if ((id & kGhost) != 0) {
+        n.older = m_freeGhost & kNil;
+        m_freeGhost = id & ~kGhost;
+    } else {
+        --m_dataCount;
+        n.older = m_freeData & kNil;
+        m_freeData = id;
+    }
 }
 
-void ClockProPolicy::setStatus(std::uint32_t node, Status status) {
-    Node& n = m_nodes[node];
+std::uint32_t ClockProPolicy::relocate(std::uint32_t from) {
+    const bool toGhost = (from & kGhost) == 0;
+    const std::uint32_t to = take(toGhost); // may grow the target array, not the source
+    Node& source = node(from);
+    Node& target = node(to);
+    target = source;
+    target.flags = 0;
+    if (source.newer == from) {
+        target.newer = to & kNil;
+        target.older = to & kNil;
+    } else if (source.newer != kNil) {
+        node(source.newer).older = to & kNil;
+        node(source.older).newer = to & kNil;
+    }
+    for (std::uint32_t* pointer : {&m_head, &m_handHot, &m_handCold, &m_handTest}) {
+        if (*pointer == from) {
+            *pointer = to;
+        }
+    }
+    m_index.move(source.key, from, to);
+    // The status moves with the node, so the counts stay; the old number goes free.
+    source.status = kFree;
+    source.flags = 0;
+    source.newer = kNil;
+    if (toGhost) {
+        --m_dataCount;
+        source.older = m_freeData & kNil;
+        m_freeData = from;
+    } else {
+        ++m_dataCount;
+        source.older = m_freeGhost & kNil;
+        m_freeGhost = from & ~kGhost;
+    }
+    return to;
+}
+
+void ClockProPolicy::setStatus(std::uint32_t id, Status status) {
+    Node& n = node(id);
     const auto count = [&](int delta) {
         const auto step = static_cast<std::size_t>(delta); // wraps for -1 as intended
         switch (n.status) {
@@ -112,48 +167,48 @@ void ClockProPolicy::setStatus(std::uint32_t node, Status status) {
 
 // Takes node out of the list; a hand on it steps to the next block towards the head, where its
 // sweep would have gone on.
-void ClockProPolicy::unlink(std::uint32_t node) {
-    Node& n = m_nodes[node];
-    if (n.newer == node) {
+void ClockProPolicy::unlink(std::uint32_t id) {
+    Node& n = node(id);
+    if (n.newer == id) {
         m_head = kNil;
         m_handHot = kNil;
         m_handCold = kNil;
         m_handTest = kNil;
     } else {
         for (std::uint32_t* hand : {&m_handHot, &m_handCold, &m_handTest}) {
-            if (*hand == node) {
+            if (*hand == id) {
                 *hand = n.newer;
             }
         }
-        if (m_head == node) {
+        if (m_head == id) {
             m_head = n.older;
         }
-        m_nodes[n.newer].older = n.older;
-        m_nodes[n.older].newer = n.newer;
+        node(n.newer).older = n.older;
+        node(n.older).newer = n.newer;
     }
     n.newer = kNil;
     n.older = kNil;
 }
 
 // Places node at the head with status and a clear reference bit.
-void ClockProPolicy::moveToHead(std::uint32_t node, Status status) {
-    if (m_nodes[node].newer != kNil) {
-        unlink(node);
+void ClockProPolicy::moveToHead(std::uint32_t id, Status status) {
+    if (node(id).newer != kNil) {
+        unlink(id);
     }
-    Node& n = m_nodes[node];
+    Node& n = node(id);
     if (m_head == kNil) {
-        n.newer = node;
-        n.older = node & kNil;
+        n.newer = id & kNil;
+        n.older = id & kNil;
     } else {
-        const std::uint32_t tail = m_nodes[m_head].newer;
+        const std::uint32_t tail = node(m_head).newer;
         n.older = m_head & kNil;
-        n.newer = tail;
-        m_nodes[tail].older = node & kNil;
-        m_nodes[m_head].newer = node;
+        n.newer = tail & kNil;
+        node(tail).older = id & kNil;
+        node(m_head).newer = id & kNil;
     }
-    m_head = node;
+    m_head = id;
     n.referenced = 0;
-    setStatus(node, status);
+    setStatus(id, status);
 }
 
 void ClockProPolicy::adjustColdTarget(int delta) {
@@ -165,8 +220,8 @@ void ClockProPolicy::adjustColdTarget(int delta) {
 }
 
 // Ends node's test period (no-op when it has none): a non-resident key leaves the list.
-void ClockProPolicy::terminateTest(std::uint32_t node) {
-    Node& n = m_nodes[node];
+void ClockProPolicy::terminateTest(std::uint32_t id) {
+    Node& n = node(id);
     if (!inTest(n)) {
         return;
     }
@@ -174,10 +229,10 @@ void ClockProPolicy::terminateTest(std::uint32_t node) {
     // period ran out for a smaller one (also for non-resident keys).
     adjustColdTarget(n.referenced != 0 ? +1 : -1);
     if (n.status == kColdInTest) {
-        setStatus(node, kCold);
+        setStatus(id, kCold);
     } else {
-        unlink(node);
-        release(node);
+        unlink(id);
+        release(id);
     }
 }
 
@@ -187,10 +242,10 @@ void ClockProPolicy::nextHandCold() {
         return;
     }
     if (m_handCold == kNil) {
-        m_handCold = m_nodes[m_head].newer;
+        m_handCold = node(m_head).newer;
     }
-    while (!residentCold(m_nodes[m_handCold])) {
-        m_handCold = m_nodes[m_handCold].newer;
+    while (!residentCold(node(m_handCold))) {
+        m_handCold = node(m_handCold).newer;
     }
 }
 
@@ -200,10 +255,10 @@ void ClockProPolicy::nextHandTest() {
         return;
     }
     if (m_handTest == kNil) {
-        m_handTest = m_handHot != kNil ? m_handHot : m_nodes[m_head].newer;
+        m_handTest = m_handHot != kNil ? m_handHot : node(m_head).newer;
     }
-    while (!inTest(m_nodes[m_handTest])) {
-        m_handTest = m_nodes[m_handTest].newer;
+    while (!inTest(node(m_handTest))) {
+        m_handTest = node(m_handTest).newer;
     }
 }
 
@@ -212,12 +267,12 @@ void ClockProPolicy::nextHandHot() {
         m_handHot = kNil;
     } else {
         if (m_handHot == kNil) {
-            m_handHot = m_nodes[m_head].newer;
+            m_handHot = node(m_head).newer;
         }
-        while (m_nodes[m_handHot].status != kHot) {
+        while (node(m_handHot).status != kHot) {
             // Cold blocks behind the oldest hot block are out of their test period.
             const std::uint32_t passed = m_handHot;
-            m_handHot = m_nodes[passed].newer;
+            m_handHot = node(passed).newer;
             terminateTest(passed);
         }
     }
@@ -234,20 +289,20 @@ bool ClockProPolicy::runHandHot(std::uint32_t trigger) {
     }
     bool demoted = false;
     while (m_handHot != trigger) {
-        const std::uint32_t node = m_handHot;
-        if (m_nodes[node].status == kHot) {
-            if (m_nodes[node].referenced != 0) {
-                const unsigned left = m_nodes[node].referenced - 1U;
-                moveToHead(node, kHot);
-                m_nodes[node].referenced = left & 3U;
+        const std::uint32_t id = m_handHot;
+        if (node(id).status == kHot) {
+            if (node(id).referenced != 0) {
+                const unsigned left = node(id).referenced - 1U;
+                moveToHead(id, kHot);
+                node(id).referenced = left & 3U;
             } else {
-                moveToHead(node, kCold);
+                moveToHead(id, kCold);
                 demoted = true;
                 break;
             }
         } else {
-            m_handHot = m_nodes[node].newer;
-            terminateTest(node);
+            m_handHot = node(id).newer;
+            terminateTest(id);
         }
     }
     nextHandHot();
@@ -256,14 +311,14 @@ bool ClockProPolicy::runHandHot(std::uint32_t trigger) {
 
 // node, a cold block referenced in its test period, may turn hot if the hot share has room or
 // the hot hand demotes a hot block placed before node.
-bool ClockProPolicy::canPromote(std::uint32_t node) {
-    if (!inTest(m_nodes[node])) {
+bool ClockProPolicy::canPromote(std::uint32_t id) {
+    if (!inTest(node(id))) {
         return false;
     }
     adjustColdTarget(+1);
     while (m_hotCount + m_coldTarget >= m_capacity) {
         // The hot hand may pass node and end its test period (a non-resident key then leaves).
-        if (m_hotCount == 0 || !runHandHot(node) || !inTest(m_nodes[node])) {
+        if (m_hotCount == 0 || !runHandHot(id) || !inTest(node(id))) {
             return false;
         }
     }
@@ -271,30 +326,41 @@ bool ClockProPolicy::canPromote(std::uint32_t node) {
 }
 
 void ClockProPolicy::runHandCold(std::vector<std::uint64_t>& evicted) {
-    const std::uint32_t node = m_handCold;
-    Node& n = m_nodes[node];
+    const std::uint32_t id = m_handCold;
+    Node& n = node(id);
     if (n.referenced != 0) {
-        if (canPromote(node)) {
-            moveToHead(node, kHot);
+        if (canPromote(id)) {
+            moveToHead(id, kHot);
         } else {
-            moveToHead(node, kColdInTest);
+            moveToHead(id, kColdInTest);
         }
     } else {
         evicted.push_back(n.key);
-        if (n.status == kColdInTest) {
+        if ((n.flags & kPinned) != 0) {
+            // The engine still needs the data (it is dirty): out of the clock, kept detached.
+            unlink(id);
+            setStatus(id, kDetached);
+        } else if (n.status == kColdInTest) {
             // Stays in place as a non-resident key until its test period ends.
-            setStatus(node, kNonResident);
-            m_handCold = n.newer;
+            m_dropped.push_back(id);
+            const std::uint32_t ghost = relocate(id);
+            setStatus(ghost, kNonResident);
+            m_handCold = node(ghost).newer;
         } else {
-            unlink(node);
-            release(node);
+            m_dropped.push_back(id);
+            unlink(id);
+            release(id);
         }
-        while (m_nonResidentCount > m_maxNonResident) {
-            nextHandTest();
-            terminateTest(m_handTest);
-        }
+        trimNonResident();
     }
     nextHandCold();
+}
+
+void ClockProPolicy::trimNonResident() {
+    while (m_nonResidentCount > m_maxNonResident) {
+        nextHandTest();
+        terminateTest(m_handTest);
+    }
 }
 
 // Turns the oldest unreferenced hot block cold (referenced ones on the way go back to the head
@@ -302,16 +368,16 @@ void ClockProPolicy::runHandCold(std::vector<std::uint64_t>& evicted) {
 void ClockProPolicy::demoteHot() {
     nextHandHot();
     while (m_handHot != kNil) {
-        const std::uint32_t node = m_handHot;
-        if (m_nodes[node].status != kHot) {
-            m_handHot = m_nodes[node].newer;
-            terminateTest(node);
-        } else if (m_nodes[node].referenced != 0) {
-            const unsigned left = m_nodes[node].referenced - 1U;
-            moveToHead(node, kHot);
-            m_nodes[node].referenced = left & 3U;
+        const std::uint32_t id = m_handHot;
+        if (node(id).status != kHot) {
+            m_handHot = node(id).newer;
+            terminateTest(id);
+        } else if (node(id).referenced != 0) {
+            const unsigned left = node(id).referenced - 1U;
+            moveToHead(id, kHot);
+            node(id).referenced = left & 3U;
         } else {
-            moveToHead(node, kCold);
+            moveToHead(id, kCold);
             break;
         }
     }
@@ -324,31 +390,45 @@ void ClockProPolicy::makeRoom(std::vector<std::uint64_t>& evicted) {
     }
 }
 
-bool ClockProPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) {
+ClockProPolicy::Reference ClockProPolicy::reference(std::uint64_t key,
+                                                    std::vector<std::uint64_t>& evicted) {
+    m_dropped.clear();
     const std::uint32_t found = nodeOf(key);
-    if (found != NodeIndex::kNone && m_nodes[found].status != kNonResident) {
-        Node& n = m_nodes[found];
+    if (found != kNone && resident(node(found))) {
+        Node& n = node(found);
         // A 2-bit count, not a bit: a hot block referenced often survives several passes of
         // the hot hand (S3-FIFO's frequency, worth about a point on database traces).
         n.referenced = std::min(3U, n.referenced + 1U) & 3U;
-        return true;
+        return {true, found};
     }
+    // found is kNone, a ghost node (a non-resident key) or a detached data node.
+    std::uint32_t id = found;
     if (m_hotCount + m_coldCount < m_capacity) {
         // Warming up: blocks are hot until only the minimum cold share is left free.
-        const std::uint32_t node = found != NodeIndex::kNone ? found : allocate(key);
+        if (id == kNone) {
+            id = allocate(key);
+        } else if ((id & kGhost) != 0) {
+            id = relocate(id);
+        }
         const bool hot = m_capacity - m_hotCount - m_coldCount > m_minCold;
-        moveToHead(node, hot ? kHot : kColdInTest);
-    } else if (found != NodeIndex::kNone) {
+        moveToHead(id, hot ? kHot : kColdInTest);
+    } else if (id != kNone && node(id).status == kNonResident) {
         // A non-resident key in its test period: its reuse distance is below the oldest hot
         // block's recency, so it turns hot if the hot hand can make room.
         // The hands may end its test period on the way (the key then left the list and comes
-        // back as a new block); nothing is allocated meanwhile, so the node stays free.
-        const std::uint32_t node = found;
+        // back as a new block; its ghost node may even be reused for another key).
         makeRoom(evicted);
-        if (m_nodes[node].status == kNonResident && canPromote(node)) {
-            moveToHead(node, kHot);
+        const bool mine = node(id).status == kNonResident && node(id).key == key;
+        if (mine && canPromote(id)) {
+            moveToHead(id, kHot);
         } else {
-            moveToHead(m_nodes[node].status == kFree ? allocate(key) : node, kColdInTest);
+            if (node(id).status == kFree || node(id).key != key) {
+                id = allocate(key);
+            }
+            moveToHead(id, kColdInTest);
+        }
+        if ((id & kGhost) != 0) {
+            id = relocate(id);
         }
     } else {
         makeRoom(evicted);
@@ -357,18 +437,66 @@ bool ClockProPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evict
         // the hot hand sits at the few (recent) hot blocks and ends every older test period.
         // Not below the adaptive target: that drains a zigzag's cold share into the hot one.
         const bool hot = m_hotCount + m_maxCold < m_capacity;
-        moveToHead(allocate(key), hot ? kHot : kColdInTest);
+        moveToHead(id == kNone ? (id = allocate(key)) : id, hot ? kHot : kColdInTest);
     }
     if (m_hotCount > 0 && m_hotCount + m_coldTarget > m_capacity) {
         demoteHot();
     }
     nextHandCold();
     nextHandHot();
-    return false;
+    return {false, id};
+}
+
+std::uint32_t ClockProPolicy::insertDetached(std::uint64_t key) {
+    if (const std::uint32_t ghost = nodeOf(key); ghost != kNone) {
+        unlink(ghost);
+        release(ghost);
+        nextHandCold();
+        nextHandHot();
+    }
+    const std::uint32_t id = allocate(key);
+    setStatus(id, kDetached);
+    return id;
+}
+
+void ClockProPolicy::remove(std::uint32_t id) {
+    if (node(id).newer != kNil) {
+        unlink(id);
+    }
+    release(id);
+    nextHandCold();
+    nextHandHot();
+}
+
+void ClockProPolicy::setCapacity(std::size_t capacity, std::vector<std::uint64_t>& evicted) {
+    m_dropped.clear();
+    m_capacity = std::max<std::size_t>(1, capacity);
+    m_maxNonResident = m_capacity;
+    setColdShares(m_minShare, m_maxShare);
+    // Make the cold share large enough to evict from, then evict down to the capacity.
+    while (m_hotCount > 0 && m_hotCount + m_coldTarget > m_capacity) {
+        const std::size_t before = m_hotCount;
+        demoteHot();
+        if (m_hotCount == before) {
+            break;
+        }
+    }
+    while (m_hotCount + m_coldCount > m_capacity) {
+        nextHandCold();
+        if (m_handCold == kNil) {
+            demoteHot();
+            nextHandCold();
+        }
+        runHandCold(evicted);
+    }
+    trimNonResident();
+    nextHandCold();
+    nextHandHot();
 }
 
 std::size_t ClockProPolicy::metadataBytes() const {
-    return m_nodes.capacity() * sizeof(Node) + m_index.memoryBytes();
+    return (m_data.capacity() + m_ghosts.capacity()) * sizeof(Node) + m_index.memoryBytes() +
+           m_dropped.capacity() * sizeof(std::uint32_t);
 }
 
 } // namespace ssdk::cachectl::engine

@@ -150,15 +150,28 @@ private:
 // Hot and cold resident blocks and non-resident cold blocks (keys in their test period, at most
 // as many as the cache holds) share one circular list in the order they were (re)placed at its
 // head; three hands sweep it from the oldest end. See clockpro_policy.cpp.
+//
+// It is also the cache engine's block table. A block whose data the engine holds has a
+// "data node": its number is where the engine keeps the data (a frame), and it carries 5 bits
+// of the engine's own (dataFlags). Non-resident keys live in a separate space of ghost nodes, so
+// data node numbers stay dense. A data node with kPinned set (dirty data) is not dropped when
+// the clock evicts it: it leaves the clock as a detached node and keeps its data until the
+// engine removes it. A node is 16 bytes and an index entry 4.
 class ClockProPolicy final : public Policy {
 public:
+    static constexpr std::uint32_t kNone = NodeIndex::kNone;
+    // dataFlags bits the policy reads: a pinned node is detached instead of dropped.
+    static constexpr std::uint32_t kPinned = 1;
+
     // The resident cold share adapts between minColdShare and maxColdShare of the capacity (at
     // least one block cold, at least one hot unless the cache holds one block); the paper's
     // setting is the default. Equal shares pin it.
     explicit ClockProPolicy(std::size_t capacity, double minColdShare = 0.01,
                             double maxColdShare = 0.99);
 
-    bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
+    bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override {
+        return reference(key, evicted).hit;
+    }
     bool contains(std::uint64_t key) const override;
     void prefetch(std::uint64_t key) const override { m_index.prefetch(key); }
     std::size_t size() const override { return m_hotCount + m_coldCount; }
@@ -174,20 +187,80 @@ public:
     // effect over the next misses, each demoting at most one hot block.
     void setColdShares(double minColdShare, double maxColdShare);
 
+    // ---- the engine's block table ----
+    struct Reference {
+        bool hit;           // key was resident
+        std::uint32_t node; // key's data node now
+    };
+    // access() that also says which data node holds key afterwards. The data nodes whose data
+    // the clock dropped to make room are in droppedData() until the next call; the returned node
+    // may be one of them (its number was reused), so drop their data first.
+    Reference reference(std::uint64_t key, std::vector<std::uint64_t>& evicted);
+    const std::vector<std::uint32_t>& droppedData() const { return m_dropped; }
+    // key's data node (resident or detached), or kNone.
+    std::uint32_t findData(std::uint64_t key) const {
+        return findData(key, [](std::uint32_t) {});
+    }
+    // The same, calling candidate(node) for each data node whose tag matches before its key is
+    // read (the engine starts loading the node's data then, overlapping the two misses).
+    template <typename Candidate>
+    std::uint32_t findData(std::uint64_t key, Candidate&& candidate) const {
+        const std::uint32_t id = m_index.find(key, [&](std::uint32_t other) {
+            if ((other & kGhost) == 0) {
+                candidate(other);
+            }
+            return node(other).key;
+        });
+        return (id & kGhost) != 0 ? kNone : id; // kNone has the ghost bit too
+    }
+    // A hit on a data node that is not detached: bumps its reference count, as access() does.
+    void hit(std::uint32_t node) {
+        Node& n = m_data[node];
+        n.referenced = std::min(3U, n.referenced + 1U) & 3U;
+    }
+    bool detached(std::uint32_t node) const { return m_data[node].status == kDetached; }
+    // A data node for key (which has none) outside the clock: data the policy is not told of
+    // (a bypassed stream's dirty blocks). Ends key's test period if it had one.
+    std::uint32_t insertDetached(std::uint64_t key);
+    // Forgets a data node (discarded or overwritten data); the engine drops its data itself.
+    void remove(std::uint32_t node);
+    std::uint32_t dataFlags(std::uint32_t node) const { return m_data[node].flags; }
+    void setDataFlags(std::uint32_t node, std::uint32_t flags) { m_data[node].flags = flags & 31U; }
+    std::uint64_t keyOf(std::uint32_t node) const { return m_data[node].key; }
+    // Data node numbers are below this.
+    std::size_t dataNodes() const { return m_data.size(); }
+    // Nodes that hold data: resident and detached.
+    std::size_t dataBlocks() const { return m_dataCount; }
+    // fn(key, node) for every data node.
+    template <typename Fn> void forEachData(Fn&& fn) const {
+        for (std::uint32_t i = 0; i < m_data.size(); ++i) {
+            if (m_data[i].status != kFree) {
+                fn(m_data[i].key, i);
+            }
+        }
+    }
+    // Changes the capacity in place: a smaller one evicts at once (droppedData() lists the data
+    // dropped; pinned nodes are detached).
+    void setCapacity(std::size_t capacity, std::vector<std::uint64_t>& evicted);
+
 private:
-    // 27-bit node numbers leave room for the status and a 2-bit reference count in one word: a
-    // node is 16 bytes. 2^27 - 1 nodes cover a cache of 2^26 blocks (256 GiB of 4 KiB blocks).
-    static constexpr std::uint32_t kNil = (1U << 27) - 1;
+    // 27-bit node numbers leave room for the status and a 2-bit reference count in one word, and
+    // the engine's flags in the other: a node is 16 bytes. Ghost nodes are numbered from
+    // kGhost; 2^26 - 1 data nodes cover a cache of 256 GiB of 4 KiB blocks.
+    static constexpr std::uint32_t kNil = NodeIndex::kNodeMask;
+    static constexpr std::uint32_t kGhost = 1U << 26;
     enum Status : std::uint8_t {
-        kFree,        // on the free list (linked through `older`)
+        kFree,        // on a free list (linked through `older`)
         kHot,         // resident
         kCold,        // resident, test period over
         kColdInTest,  // resident, in its test period
-        kNonResident, // evicted cold block still in its test period
+        kNonResident, // evicted cold block still in its test period (a ghost node)
+        kDetached,    // evicted pinned block: data, but out of the clock
     };
     struct Node {
         std::uint64_t key = 0;
-        std::uint32_t newer = kNil;      // towards the head (most recently placed)
+        std::uint32_t newer : 27 = kNil; // towards the head (most recently placed)
+        std::uint32_t flags : 5 = 0;     // the engine's (data nodes)
         std::uint32_t older : 27 = kNil; // towards the tail
         std::uint32_t status : 3 = kFree;
         std::uint32_t referenced : 2 = 0; // references since a hand last passed, up to 3
@@ -196,11 +269,26 @@ private:
         return n.status == kColdInTest || n.status == kNonResident;
     }
     static bool residentCold(const Node& n) { return n.status == kCold || n.status == kColdInTest; }
+    static bool resident(const Node& n) {
+        return n.status == kHot || n.status == kCold || n.status == kColdInTest;
+    }
 
-    // The node of key (resident or not), or NodeIndex::kNone.
+    Node& node(std::uint32_t id) {
+        return (id & kGhost) != 0 ? m_ghosts[id & ~kGhost] : m_data[id];
+    }
+    const Node& node(std::uint32_t id) const {
+        return (id & kGhost) != 0 ? m_ghosts[id & ~kGhost] : m_data[id];
+    }
+    // The node of key (data or ghost), or kNone.
     std::uint32_t nodeOf(std::uint64_t key) const;
+    // A free node of the data or ghost space (its fields are stale).
+    std::uint32_t take(bool ghost);
+    // A new data node for key, out of the list and indexed.
     std::uint32_t allocate(std::uint64_t key);
+    // node must be out of the list already.
     void release(std::uint32_t node);
+    // Moves node (in the list or not) to a new number in the other space; returns it.
+    std::uint32_t relocate(std::uint32_t node);
     void setStatus(std::uint32_t node, Status status);
     void unlink(std::uint32_t node);
     void moveToHead(std::uint32_t node, Status status);
@@ -214,8 +302,11 @@ private:
     void nextHandTest();
     void adjustColdTarget(int delta);
     void demoteHot();
+    void trimNonResident();
 
     std::size_t m_capacity;
+    double m_minShare;
+    double m_maxShare;
     std::size_t m_minCold;
     std::size_t m_maxCold;
     std::size_t m_maxNonResident;
@@ -224,13 +315,17 @@ private:
     std::size_t m_coldCount = 0; // resident cold, in test or not
     std::size_t m_nonResidentCount = 0;
     std::size_t m_testCount = 0; // cold blocks in their test period, resident or not
-    std::vector<Node> m_nodes;
-    std::uint32_t m_free = kNil;
+    std::size_t m_dataCount = 0;
+    std::vector<Node> m_data;   // data nodes: resident and detached blocks
+    std::vector<Node> m_ghosts; // ghost nodes: non-resident keys, numbered from kGhost
+    std::uint32_t m_freeData = kNil;
+    std::uint32_t m_freeGhost = kNil;
     std::uint32_t m_head = kNil;
     std::uint32_t m_handHot = kNil;  // the hot block placed longest ago
     std::uint32_t m_handCold = kNil; // the resident cold block placed longest ago: next victim
     std::uint32_t m_handTest = kNil; // the block in its test period placed longest ago
-    NodeIndex m_index;               // key -> node, resident or not
+    NodeIndex m_index;               // key -> node, data or ghost
+    std::vector<std::uint32_t> m_dropped;
 };
 
 // The miniature simulations that steer clockpro-steered's cold share: CLOCK-Pro shadows with a
@@ -266,21 +361,33 @@ private:
 
 // CLOCK-Pro whose cold share is steered by miniature simulations (ColdShareSteering): the
 // clock pins the share of the shadow with the most recent hits. A hit on an unsampled key
-// only bumps the count in its own node.
+// only bumps the count in its own node. Without steering it is plain CLOCK-Pro ("clockpro",
+// its cold share adapting): the engine's shards are these either way.
 class SteeredClockProPolicy final : public Policy {
 public:
     // With steering of its own (the simulator, a single cache).
     explicit SteeredClockProPolicy(std::size_t capacity);
-    // One shard of a cache whose shards share steering.
+    // One shard of a cache whose shards share steering (null: plain CLOCK-Pro).
     SteeredClockProPolicy(std::size_t capacity, std::shared_ptr<ColdShareSteering> steering);
 
-    bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
+    bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override {
+        return reference(key, evicted).hit;
+    }
     bool contains(std::uint64_t key) const override { return m_main.contains(key); }
     void prefetch(std::uint64_t key) const override { m_main.prefetch(key); }
     std::size_t size() const override { return m_main.size(); }
     std::size_t capacity() const override { return m_main.capacity(); }
-    std::string_view name() const override { return "clockpro-steered"; }
+    std::string_view name() const override { return m_steering ? "clockpro-steered" : "clockpro"; }
     std::size_t metadataBytes() const override;
+
+    // ClockProPolicy::reference through the steering.
+    ClockProPolicy::Reference reference(std::uint64_t key, std::vector<std::uint64_t>& evicted);
+    // The clock, for the engine's block table (everything but references).
+    ClockProPolicy& clock() { return m_main; }
+    const ClockProPolicy& clock() const { return m_main; }
+    // A new capacity (ClockProPolicy::setCapacity) and steering for it (null keeps the old).
+    void resize(std::size_t capacity, std::shared_ptr<ColdShareSteering> steering,
+                std::vector<std::uint64_t>& evicted);
 
     // The cold share the clock follows now.
     double coldShare() const { return ColdShareSteering::coldShare(m_applied); }
@@ -290,6 +397,17 @@ private:
     std::shared_ptr<ColdShareSteering> m_steering;
     std::size_t m_applied = 0; // the leader whose share m_main has
 };
+
+// The policies the cache engine takes (its block table is the clock's nodes), the default first.
+std::vector<std::string> enginePolicyNames();
+// The steering a cache of `shards` shards of `perShard` blocks shares (null for "clockpro");
+// InvalidArgument for a policy the engine does not take.
+Expected<std::shared_ptr<ColdShareSteering>>
+makeShardSteering(std::string_view name, std::size_t shards, std::size_t perShard);
+// The shards' clocks, sharing one steering (clockpro-steered's shadow simulations would be too
+// small, or as large as the shard, per shard).
+Expected<std::vector<std::unique_ptr<SteeredClockProPolicy>>>
+makeShardClocks(std::string_view name, std::size_t shards, std::size_t perShard);
 
 // Three experts and a resident set that follows the best; see adaptive_policy.cpp.
 class AdaptivePolicy final : public Policy {

@@ -48,24 +48,39 @@ Expected<std::unique_ptr<Policy>> makePolicy(std::string_view name, std::size_t 
                     "' (clockpro-steered, adaptive, lru, s3fifo, lirs, clockpro)");
 }
 
-Expected<std::vector<std::unique_ptr<Policy>>>
-makeShardPolicies(std::string_view name, std::size_t shards, std::size_t perShard) {
-    std::vector<std::unique_ptr<Policy>> policies;
-    if (name == "clockpro-steered" && perShard != 0) {
-        auto steering = std::make_shared<ColdShareSteering>(shards * perShard, shards);
-        for (std::size_t i = 0; i < shards; ++i) {
-            policies.push_back(std::make_unique<SteeredClockProPolicy>(perShard, steering));
-        }
-        return policies;
+std::vector<std::string> enginePolicyNames() {
+    return {"clockpro-steered", "clockpro"};
+}
+
+Expected<std::shared_ptr<ColdShareSteering>>
+makeShardSteering(std::string_view name, std::size_t shards, std::size_t perShard) {
+    if (name == "clockpro") {
+        return nullptr;
     }
+    if (name != "clockpro-steered") {
+        return fail(ErrorCode::InvalidArgument,
+                    "the cache engine keeps its blocks in CLOCK-Pro's nodes: policy '" +
+                        std::string(name) +
+                        "' is for the simulator only (clockpro-steered, "
+                        "clockpro)");
+    }
+    return std::make_shared<ColdShareSteering>(shards * perShard, shards);
+}
+
+Expected<std::vector<std::unique_ptr<SteeredClockProPolicy>>>
+makeShardClocks(std::string_view name, std::size_t shards, std::size_t perShard) {
+    if (perShard == 0) {
+        return fail(ErrorCode::InvalidArgument, "a cache needs at least one block");
+    }
+    auto steering = makeShardSteering(name, shards, perShard);
+    if (!steering) {
+        return std::unexpected(steering.error());
+    }
+    std::vector<std::unique_ptr<SteeredClockProPolicy>> clocks;
     for (std::size_t i = 0; i < shards; ++i) {
-        auto policy = makePolicy(name, perShard);
-        if (!policy) {
-            return std::unexpected(policy.error());
-        }
-        policies.push_back(std::move(*policy));
+        clocks.push_back(std::make_unique<SteeredClockProPolicy>(perShard, *steering));
     }
-    return policies;
+    return clocks;
 }
 
 // ---- LRU ----

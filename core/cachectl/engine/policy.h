@@ -48,11 +48,4 @@ inline constexpr std::string_view kDefaultPolicy = "clockpro-steered";
 
 // InvalidArgument for an unknown name or a capacity of 0.
 Expected<std::unique_ptr<Policy>> makePolicy(std::string_view name, std::size_t capacityBlocks);
-// The policies of a cache split into `shards` shards of `perShard` blocks (the engine): one
-// makePolicy per shard, except that what needs to see the whole cache is shared by the shards
-// (clockpro-steered's shadow simulations, which would be too small, or as large as the shard,
-// per shard).
-Expected<std::vector<std::unique_ptr<Policy>>>
-makeShardPolicies(std::string_view name, std::size_t shards, std::size_t perShard);
-
 } // namespace ssdk::cachectl::engine

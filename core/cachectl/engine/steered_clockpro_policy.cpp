@@ -104,23 +104,43 @@ SteeredClockProPolicy::SteeredClockProPolicy(std::size_t capacity)
 
 SteeredClockProPolicy::SteeredClockProPolicy(std::size_t capacity,
                                              std::shared_ptr<ColdShareSteering> steering)
-    : m_main(capacity, ColdShareSteering::coldShare(0), ColdShareSteering::coldShare(0))
-    , m_steering(std::move(steering)) {}
-
-bool SteeredClockProPolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) {
-    if (m_steering->sampled(key)) {
-        m_steering->observe(key);
-    }
-    if (const std::size_t leader = m_steering->leader(); leader != m_applied) {
-        m_applied = leader;
-        const double share = ColdShareSteering::coldShare(leader);
+    : m_main(capacity)
+    , m_steering(std::move(steering)) {
+    if (m_steering) {
+        const double share = ColdShareSteering::coldShare(0);
         m_main.setColdShares(share, share);
     }
-    return m_main.access(key, evicted);
+}
+
+ClockProPolicy::Reference SteeredClockProPolicy::reference(std::uint64_t key,
+                                                           std::vector<std::uint64_t>& evicted) {
+    if (m_steering) {
+        if (m_steering->sampled(key)) {
+            m_steering->observe(key);
+        }
+        if (const std::size_t leader = m_steering->leader(); leader != m_applied) {
+            m_applied = leader;
+            const double share = ColdShareSteering::coldShare(leader);
+            m_main.setColdShares(share, share);
+        }
+    }
+    return m_main.reference(key, evicted);
+}
+
+void SteeredClockProPolicy::resize(std::size_t capacity,
+                                   std::shared_ptr<ColdShareSteering> steering,
+                                   std::vector<std::uint64_t>& evicted) {
+    if (steering) {
+        m_steering = std::move(steering);
+        m_applied = m_steering->leader();
+        const double share = ColdShareSteering::coldShare(m_applied);
+        m_main.setColdShares(share, share);
+    }
+    m_main.setCapacity(capacity, evicted);
 }
 
 std::size_t SteeredClockProPolicy::metadataBytes() const {
-    return m_main.metadataBytes() + m_steering->metadataShare();
+    return m_main.metadataBytes() + (m_steering ? m_steering->metadataShare() : 0);
 }
 
 } // namespace ssdk::cachectl::engine

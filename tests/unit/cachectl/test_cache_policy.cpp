@@ -195,7 +195,7 @@ TEST_CASE("the shards of one cache share clockpro-steered's shadows", "[cachectl
     // shadows for their shard (1/2 sampled).
     constexpr std::size_t kShards = 4;
     constexpr std::size_t kPerShard = 2048;
-    auto shared = makeShardPolicies("clockpro-steered", kShards, kPerShard);
+    auto shared = makeShardClocks("clockpro-steered", kShards, kPerShard);
     REQUIRE(shared);
     REQUIRE(shared->size() == kShards);
     std::vector<std::unique_ptr<Policy>> separate;
@@ -215,18 +215,123 @@ TEST_CASE("the shards of one cache share clockpro-steered's shadows", "[cachectl
     std::size_t sharedBytes = 0;
     std::size_t separateBytes = 0;
     for (std::size_t i = 0; i < kShards; ++i) {
-        CHECK(static_cast<const SteeredClockProPolicy&>(*(*shared)[i]).coldShare() == Approx(0.99));
+        CHECK((*shared)[i]->coldShare() == Approx(0.99));
         sharedBytes += (*shared)[i]->metadataBytes();
         separateBytes += separate[i]->metadataBytes();
     }
     CHECK(sharedBytes * 10 < separateBytes * 8);
-    CHECK(makeShardPolicies("nope", kShards, kPerShard).error().code() ==
-          ErrorCode::InvalidArgument);
+    // The engine keeps its blocks in the clock's nodes: other policies are the simulator's.
+    for (const char* other : {"nope", "lru", "adaptive"}) {
+        CHECK(makeShardClocks(other, kShards, kPerShard).error().code() ==
+              ErrorCode::InvalidArgument);
+    }
+    auto plain = makeShardClocks("clockpro", kShards, kPerShard);
+    REQUIRE(plain);
+    CHECK((*plain)[0]->name() == "clockpro");
+}
+
+TEST_CASE("the clock as a block table keeps every data node exact through pinning and eviction",
+          "[cachectl][policy]") {
+    // The engine keeps a block's data at its data node's number: a model of that placement must
+    // stay exact through hits, misses (with ghosts coming back), pinned blocks that outlive
+    // eviction, removals, detached inserts and capacity changes.
+    ClockProPolicy clock(256);
+    std::unordered_map<std::uint32_t, std::uint64_t> placed; // data node -> key
+    std::unordered_map<std::uint64_t, bool> pinned;
+    std::vector<std::uint64_t> evicted;
+    std::mt19937_64 random(5);
+    const auto forgetDropped = [&] {
+        for (const std::uint32_t node : clock.droppedData()) {
+            REQUIRE(placed.contains(node));
+            REQUIRE_FALSE(pinned[placed[node]]); // pinned data is never dropped
+            placed.erase(node);
+        }
+    };
+    const auto checkModel = [&] {
+        REQUIRE(clock.dataBlocks() == placed.size());
+        REQUIRE(clock.size() <= clock.capacity());
+        for (const auto& [node, key] : placed) {
+            REQUIRE(clock.findData(key) == node);
+            REQUIRE(node < clock.dataNodes());
+            REQUIRE(clock.keyOf(node) == key);
+        }
+    };
+    std::size_t detachedSeen = 0;
+    for (int step = 0; step < 60000; ++step) {
+        // A hot set, a loop larger than the cache and noise: hits, ghosts and evictions.
+        const std::uint64_t draw = random() % 10;
+        const std::uint64_t key = draw < 5   ? random() % 150
+                                  : draw < 8 ? 1000 + static_cast<std::uint64_t>(step) % 400
+                                             : 5000 + random() % 100000;
+        const std::uint32_t before = clock.findData(key);
+        if (step % 97 == 0 && before != ClockProPolicy::kNone) {
+            clock.remove(before); // discarded
+            placed.erase(before);
+            pinned.erase(key);
+        } else if (step % 89 == 0 && before == ClockProPolicy::kNone) {
+            const std::uint32_t node = clock.insertDetached(key); // a bypassed dirty write
+            REQUIRE(clock.detached(node));
+            REQUIRE_FALSE(placed.contains(node));
+            placed[node] = key;
+            clock.setDataFlags(node, ClockProPolicy::kPinned);
+            pinned[key] = true;
+        } else {
+            const bool wasDetached = before != ClockProPolicy::kNone && clock.detached(before);
+            evicted.clear();
+            const auto ref = clock.reference(key, evicted);
+            forgetDropped();
+            REQUIRE(ref.hit == (before != ClockProPolicy::kNone && !wasDetached));
+            if (before != ClockProPolicy::kNone) {
+                REQUIRE(ref.node == before); // data stays where it is
+            } else {
+                REQUIRE_FALSE(placed.contains(ref.node));
+                placed[ref.node] = key;
+            }
+            REQUIRE(clock.contains(key));
+            if (random() % 8 == 0) {
+                clock.setDataFlags(ref.node, ClockProPolicy::kPinned); // dirty
+                pinned[key] = true;
+            }
+        }
+        // Write-back: some pinned blocks become clean; detached ones then go.
+        if (step % 13 == 0) {
+            for (auto& [node, blockKey] : placed) {
+                if (pinned[blockKey] && random() % 4 == 0) {
+                    clock.setDataFlags(node, 0);
+                    pinned[blockKey] = false;
+                }
+            }
+            std::vector<std::uint32_t> gone;
+            for (const auto& [node, blockKey] : placed) {
+                if (!pinned[blockKey] && clock.detached(node)) {
+                    ++detachedSeen;
+                    gone.push_back(node);
+                }
+            }
+            for (const std::uint32_t node : gone) {
+                clock.remove(node);
+                placed.erase(node);
+            }
+        }
+        if (step == 30000 || step == 45000) {
+            evicted.clear();
+            clock.setCapacity(step == 30000 ? 64 : 512, evicted);
+            forgetDropped();
+            REQUIRE(clock.size() <= clock.capacity());
+        }
+        if (step % 1000 == 0) {
+            checkModel();
+        }
+    }
+    checkModel();
+    CHECK(detachedSeen > 0);
+    CHECK(clock.nonResidentBlocks() > 0);
 }
 
 TEST_CASE("NodeIndex finds what it holds through growth, shrinking and deletion",
           "[cachectl][policy]") {
-    // Nodes hold their keys (as CLOCK-Pro's do); the index keeps fingerprints and node numbers.
+    // Nodes hold their keys (as CLOCK-Pro's do); the index keeps 5-bit tags and node numbers,
+    // so keys whose tags match are common: the key comparison must decide.
     std::vector<std::uint64_t> keyOfNode;
     std::vector<std::uint32_t> freeNodes;
     std::unordered_map<std::uint64_t, std::uint32_t> model;
@@ -252,10 +357,10 @@ TEST_CASE("NodeIndex finds what it holds through growth, shrinking and deletion"
                 freeNodes.pop_back();
                 keyOfNode[node] = key;
             }
-            index.insert(key, node);
+            index.insert(key, node, keyOf);
             model[key] = node;
         } else if (expected != model.end() && random() % 3 == 0) {
-            index.erase(key, expected->second);
+            index.erase(key, expected->second, keyOf);
             freeNodes.push_back(expected->second);
             model.erase(expected);
         }
@@ -267,7 +372,7 @@ TEST_CASE("NodeIndex finds what it holds through growth, shrinking and deletion"
     std::vector<std::pair<std::uint64_t, std::uint32_t>> left(model.begin(), model.end());
     std::shuffle(left.begin(), left.end(), random);
     for (std::size_t i = 0; i < left.size(); ++i) {
-        index.erase(left[i].first, left[i].second);
+        index.erase(left[i].first, left[i].second, keyOf);
         if (i % 97 == 0) {
             for (std::size_t j = i + 1; j < left.size(); ++j) {
                 REQUIRE(index.find(left[j].first, keyOf) == left[j].second);
