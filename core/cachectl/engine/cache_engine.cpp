@@ -66,7 +66,7 @@ EncodeHistory& threadHistory() {
 // and its data is at the node's number: in the frame arena when stored raw, in a buffer of its
 // own (`encoded`) when compressed. The node's engine flags say whether the data is dirty; a
 // dirty block the clock evicts stays as a detached node until written back.
-struct CacheEngine::Shard {
+struct alignas(64) CacheEngine::Shard {
     // Node flags of the engine. kDirty is the clock's kPinned: dirty data outlives eviction.
     static constexpr std::uint32_t kDirty = ClockProPolicy::kPinned;
     // Set when write-back copies the block and cleared by every write to it, so write-back
@@ -87,7 +87,7 @@ struct CacheEngine::Shard {
     std::mutex mutex;
     std::unique_ptr<SteeredClockProPolicy> policy;
     bool compression = false;
-    FrameArena frames;           // raw data, by node
+    FrameArena frames{kBlock};   // raw data, by node
     std::vector<Stored> encoded; // with compression, by node
     // Blocks a write-through write is writing to the backing store now: other writes to them
     // wait, reads do not cache them.
@@ -146,14 +146,14 @@ struct CacheEngine::Shard {
     void store(std::uint32_t node, const std::byte* data, std::size_t bytes, bool isCompressed) {
         physicalBytes += bytes;
         if (!compression) {
-            std::memcpy(frames.frame(node), data, kBlock);
+            frames.copyIn(node, data);
             return;
         }
         Stored& stored = encoded[node];
         if (!isCompressed) {
             stored.data.reset();
             stored.frameUsed = true;
-            std::memcpy(frames.frame(node), data, kBlock);
+            frames.copyIn(node, data);
         } else {
             if (stored.frameUsed) {
                 frames.discard(node);
@@ -170,7 +170,7 @@ struct CacheEngine::Shard {
     // Decodes node's data into out (4 KiB); false when it fails to decode.
     bool load(std::uint32_t node, std::byte* out) const {
         if (!compression || encoded[node].data == nullptr) {
-            std::memcpy(out, frames.frame(node), kBlock);
+            frames.copyOut(node, out);
             return true;
         }
         const Stored& stored = encoded[node];

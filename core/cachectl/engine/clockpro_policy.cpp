@@ -38,6 +38,7 @@ ClockProPolicy::ClockProPolicy(std::size_t capacity, double minColdShare, double
     setColdShares(minColdShare, maxColdShare);
     m_coldTarget = m_minCold;
     m_data.reserve(capacity);
+    m_index.reserve(capacity, keys());
 }
 
 void ClockProPolicy::setColdShares(double minColdShare, double maxColdShare) {
@@ -55,7 +56,7 @@ void ClockProPolicy::setColdShares(double minColdShare, double maxColdShare) {
 }
 
 std::uint32_t ClockProPolicy::nodeOf(std::uint64_t key) const {
-    return m_index.find(key, [this](std::uint32_t id) { return node(id).key; });
+    return m_index.find(key, keys());
 }
 
 bool ClockProPolicy::contains(std::uint64_t key) const {
@@ -70,6 +71,12 @@ std::uint32_t ClockProPolicy::take(bool ghost) {
     if (index != kNil) {
         free = nodes[index].older;
     } else {
+        if (ghost && nodes.size() == nodes.capacity()) {
+            // Non-resident keys are at most one more than the capacity: grow no further.
+            nodes.reserve(
+                std::max(nodes.size() + 1, std::min(std::max<std::size_t>(16, 2 * nodes.size()),
+                                                    m_maxNonResident + 1)));
+        }
         index = static_cast<std::uint32_t>(nodes.size());
         nodes.emplace_back();
     }
@@ -82,12 +89,12 @@ std::uint32_t ClockProPolicy::allocate(std::uint64_t key) {
     n = Node{};
     n.key = key;
     ++m_dataCount;
-    m_index.insert(key, id, [this](std::uint32_t other) { return node(other).key; });
+    m_index.insert(key, id, keys());
     return id;
 }
 
 void ClockProPolicy::release(std::uint32_t id) {
-    m_index.erase(node(id).key, id, [this](std::uint32_t other) { return node(other).key; });
+    m_index.erase(node(id).key, id, keys());
     setStatus(id, kFree);
     Node& n = node(id);
     n.flags = 0;
@@ -473,6 +480,7 @@ void ClockProPolicy::setCapacity(std::size_t capacity, std::vector<std::uint64_t
     m_capacity = std::max<std::size_t>(1, capacity);
     m_maxNonResident = m_capacity;
     setColdShares(m_minShare, m_maxShare);
+    m_index.reserve(m_capacity, keys());
     // Make the cold share large enough to evict from, then evict down to the capacity.
     while (m_hotCount > 0 && m_hotCount + m_coldTarget > m_capacity) {
         const std::size_t before = m_hotCount;

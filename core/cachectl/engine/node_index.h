@@ -4,7 +4,10 @@
 // hash. A tag match is confirmed against the node's key, which a lookup reads anyway (the
 // node also holds what the lookup is for); the tag spares that read for 31 of 32 other entries
 // on the way. Open addressing with linear probing and backward-shift deletion; moving entries
-// (deletion, growth) reads the keys of the nodes moved, through keyOf(node).
+// (deletion, growth) reads the keys of the nodes moved, through keyOf(node). The table's size is
+// any number of entries (the home bucket is the hash scaled to it), kept at most 4/5 full and
+// grown by a quarter, so a table sized for a cache's capacity (reserve) is about 4/5 full and
+// costs 5 bytes per key.
 //
 // Not thread-safe (one per policy, under the policy's lock).
 
@@ -21,13 +24,13 @@ public:
     static constexpr std::uint32_t kNodeMask = (1U << kNodeBits) - 1;
     static constexpr std::uint32_t kNone = 0xffffffffU;
 
-    NodeIndex() { allocate(16); }
+    NodeIndex() { allocate(kMinSlots); }
 
     // The node holding key, or kNone. keyOf(node) returns that node's key.
     template <typename KeyOf> std::uint32_t find(std::uint64_t key, KeyOf&& keyOf) const {
         const std::uint64_t hash = mix(key);
         const std::uint32_t tag = tagOf(hash);
-        for (std::size_t i = hash & m_mask;; i = (i + 1) & m_mask) {
+        for (std::size_t i = home(hash);; i = next(i)) {
             const std::uint32_t entry = m_entries[i];
             if (entry == kEmpty) {
                 return kNone;
@@ -40,16 +43,23 @@ public:
 
     // key must not be in the index; node must be below kNodeMask.
     template <typename KeyOf> void insert(std::uint64_t key, std::uint32_t node, KeyOf&& keyOf) {
-        if ((m_size + 1) * 4 > (m_mask + 1) * 3) {
-            rehash((m_mask + 1) * 2, keyOf);
+        if ((m_size + 1) * 5 > m_slots * 4) {
+            rehash(m_slots + m_slots / 4, keyOf);
         }
         const std::uint64_t hash = mix(key);
-        std::size_t i = hash & m_mask;
+        std::size_t i = home(hash);
         while (m_entries[i] != kEmpty) {
-            i = (i + 1) & m_mask;
+            i = next(i);
         }
         m_entries[i] = (tagOf(hash) << kNodeBits) | node;
         ++m_size;
+    }
+
+    // Makes room for `keys` keys without growing.
+    template <typename KeyOf> void reserve(std::size_t keys, KeyOf&& keyOf) {
+        if (keys * 5 > m_slots * 4) {
+            rehash(keys * 5 / 4 + 1, keyOf);
+        }
     }
 
     // Removes key, which node holds. keyOf must still return key for node.
@@ -60,18 +70,17 @@ public:
         }
         // Backward shift: move later entries of the cluster into the hole when the hole lies
         // between their home and their position.
-        for (std::size_t next = (hole + 1) & m_mask; m_entries[next] != kEmpty;
-             next = (next + 1) & m_mask) {
-            const std::size_t want = mix(keyOf(m_entries[next] & kNodeMask)) & m_mask;
-            if (((next - want) & m_mask) >= ((next - hole) & m_mask)) {
-                m_entries[hole] = m_entries[next];
-                hole = next;
+        for (std::size_t at = next(hole); m_entries[at] != kEmpty; at = next(at)) {
+            const std::size_t want = home(mix(keyOf(m_entries[at] & kNodeMask)));
+            if (distance(want, at) >= distance(hole, at)) {
+                m_entries[hole] = m_entries[at];
+                hole = at;
             }
         }
         m_entries[hole] = kEmpty;
         --m_size;
-        if (m_mask + 1 > 16 && m_size * 8 < m_mask + 1) {
-            rehash((m_mask + 1) / 2, keyOf);
+        if (m_slots > kMinSlots && m_size * 8 < m_slots) {
+            rehash(std::max(kMinSlots, m_slots / 2), keyOf);
         }
     }
 
@@ -83,15 +92,16 @@ public:
     }
 
     // Starts loading key's home bucket into the CPU cache (a hint).
-    void prefetch(std::uint64_t key) const { __builtin_prefetch(&m_entries[mix(key) & m_mask]); }
+    void prefetch(std::uint64_t key) const { __builtin_prefetch(&m_entries[home(mix(key))]); }
     std::size_t size() const { return m_size; }
     // Heap bytes of the table.
-    std::size_t memoryBytes() const { return (m_mask + 1) * sizeof(std::uint32_t); }
+    std::size_t memoryBytes() const { return m_slots * sizeof(std::uint32_t); }
 
 private:
     // No entry is all ones: node numbers stay below kNodeMask.
     static constexpr std::uint32_t kEmpty = 0xffffffffU;
     static constexpr std::size_t kNoSlot = ~std::size_t{0};
+    static constexpr std::size_t kMinSlots = 16;
 
     static std::uint64_t mix(std::uint64_t key) {
         std::uint64_t x = key;
@@ -102,15 +112,23 @@ private:
         x ^= x >> 33;
         return x;
     }
-    // The top bits: the home bucket takes the low ones.
+    // The low bits; the home bucket comes from the high half.
     static std::uint32_t tagOf(std::uint64_t hash) {
-        return static_cast<std::uint32_t>(hash >> (64 - (32 - kNodeBits)));
+        return static_cast<std::uint32_t>(hash) & ((1U << (32 - kNodeBits)) - 1);
+    }
+    std::size_t home(std::uint64_t hash) const {
+        return static_cast<std::size_t>(((hash >> 32) * m_slots) >> 32);
+    }
+    std::size_t next(std::size_t slot) const { return slot + 1 == m_slots ? 0 : slot + 1; }
+    // Steps from `from` forward to `to`, around the end.
+    std::size_t distance(std::size_t from, std::size_t to) const {
+        return to >= from ? to - from : to + m_slots - from;
     }
 
     std::size_t slotOf(std::uint64_t key, std::uint32_t node) const {
         const std::uint64_t hash = mix(key);
         const std::uint32_t target = (tagOf(hash) << kNodeBits) | node;
-        for (std::size_t i = hash & m_mask;; i = (i + 1) & m_mask) {
+        for (std::size_t i = home(hash);; i = next(i)) {
             if (m_entries[i] == target) {
                 return i;
             }
@@ -120,30 +138,30 @@ private:
         }
     }
 
-    void allocate(std::size_t capacity) {
-        m_entries = std::make_unique<std::uint32_t[]>(capacity);
-        std::fill_n(m_entries.get(), capacity, kEmpty);
-        m_mask = capacity - 1;
+    void allocate(std::size_t slots) {
+        m_entries = std::make_unique<std::uint32_t[]>(slots);
+        std::fill_n(m_entries.get(), slots, kEmpty);
+        m_slots = slots;
     }
 
-    template <typename KeyOf> void rehash(std::size_t capacity, KeyOf&& keyOf) {
+    template <typename KeyOf> void rehash(std::size_t slots, KeyOf&& keyOf) {
         auto old = std::move(m_entries);
-        const std::size_t oldCapacity = m_mask + 1;
-        allocate(capacity);
-        for (std::size_t i = 0; i < oldCapacity; ++i) {
+        const std::size_t oldSlots = m_slots;
+        allocate(slots);
+        for (std::size_t i = 0; i < oldSlots; ++i) {
             if (old[i] == kEmpty) {
                 continue;
             }
-            std::size_t j = mix(keyOf(old[i] & kNodeMask)) & m_mask;
+            std::size_t j = home(mix(keyOf(old[i] & kNodeMask)));
             while (m_entries[j] != kEmpty) {
-                j = (j + 1) & m_mask;
+                j = next(j);
             }
             m_entries[j] = old[i];
         }
     }
 
     std::unique_ptr<std::uint32_t[]> m_entries;
-    std::size_t m_mask = 0;
+    std::size_t m_slots = 0;
     std::size_t m_size = 0;
 };
 

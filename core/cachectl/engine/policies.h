@@ -279,6 +279,10 @@ private:
     const Node& node(std::uint32_t id) const {
         return (id & kGhost) != 0 ? m_ghosts[id & ~kGhost] : m_data[id];
     }
+    // keyOf for the index.
+    auto keys() const {
+        return [this](std::uint32_t id) { return node(id).key; };
+    }
     // The node of key (data or ghost), or kNone.
     std::uint32_t nodeOf(std::uint64_t key) const;
     // A free node of the data or ghost space (its fields are stale).
