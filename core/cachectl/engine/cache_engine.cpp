@@ -12,6 +12,7 @@
 #include "core/cachectl/engine/block_codec.h"
 #include "core/cachectl/engine/frame_arena.h"
 #include "core/cachectl/engine/policies.h"
+#include "core/cachectl/engine/shard_lock.h"
 
 namespace ssdk::cachectl::engine {
 
@@ -84,7 +85,7 @@ struct alignas(64) CacheEngine::Shard {
     };
     static_assert(sizeof(Stored) <= kCompressedHandleBudget);
 
-    std::mutex mutex;
+    ShardLock mutex;
     std::unique_ptr<SteeredClockProPolicy> policy;
     bool compression = false;
     FrameArena frames{kBlock};   // raw data, by node
@@ -92,7 +93,7 @@ struct alignas(64) CacheEngine::Shard {
     // Blocks a write-through write is writing to the backing store now: other writes to them
     // wait, reads do not cache them.
     std::unordered_set<std::uint64_t> inFlight;
-    std::condition_variable inFlightDone;
+    std::condition_variable_any inFlightDone;
     // Bumped by every change of the backing store's content seen through this shard; a read
     // miss caches what it read only when the epoch did not move meanwhile.
     std::uint64_t epoch = 0;

@@ -1,0 +1,57 @@
+// ShardLock (core/cachectl/engine/shard_lock.h): mutual exclusion on the fast, spinning and
+// sleeping paths, and waits through std::condition_variable_any.
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "core/cachectl/engine/shard_lock.h"
+
+using namespace ssdk::cachectl::engine;
+
+TEST_CASE("ShardLock excludes, whether a waiter spins or sleeps", "[cachectl][engine]") {
+    ShardLock lock;
+    std::uint64_t counter = 0; // not atomic: only the lock protects it
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+        threads.emplace_back([&, t] {
+            for (int i = 0; i < 20000; ++i) {
+                const std::scoped_lock held(lock);
+                const std::uint64_t seen = counter;
+                if (i % 2000 == t) {
+                    // Held long enough that the others give up spinning and sleep.
+                    std::this_thread::sleep_for(std::chrono::microseconds(200));
+                }
+                counter = seen + 1;
+            }
+        });
+    }
+    for (auto& thread : threads) {
+        thread.join();
+    }
+    CHECK(counter == 4 * 20000);
+    CHECK(lock.try_lock());
+    CHECK_FALSE(lock.try_lock());
+    lock.unlock();
+}
+
+TEST_CASE("ShardLock works with condition_variable_any", "[cachectl][engine]") {
+    ShardLock lock;
+    std::condition_variable_any changed;
+    bool ready = false;
+    std::thread producer([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        {
+            const std::scoped_lock held(lock);
+            ready = true;
+        }
+        changed.notify_all();
+    });
+    std::unique_lock held(lock);
+    CHECK(changed.wait_for(held, std::chrono::seconds(10), [&] { return ready; }));
+    held.unlock();
+    producer.join();
+}
