@@ -37,13 +37,6 @@ AdaptivePolicy::AdaptivePolicy(std::size_t capacity)
     m_decay = 1.0 - 1.0 / window;
 }
 
-void AdaptivePolicy::prefetch(std::uint64_t key) const {
-    m_resident.prefetch(key);
-    for (const auto& expert : m_experts) {
-        expert->prefetch(key);
-    }
-}
-
 bool AdaptivePolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evicted) {
     const bool hit = m_resident.contains(key);
     for (std::size_t i = 0; i < m_experts.size(); ++i) {

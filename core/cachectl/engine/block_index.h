@@ -33,9 +33,6 @@ public:
     }
     const Value* find(std::uint64_t key) const { return const_cast<BlockIndex*>(this)->find(key); }
     bool contains(std::uint64_t key) const { return find(key) != nullptr; }
-    // Starts loading key's home bucket into the CPU cache (a hint; lookups of several tables
-    // for one key then overlap their memory latency).
-    void prefetch(std::uint64_t key) const { __builtin_prefetch(&m_entries[home(key)]); }
     // Some key of the table (the first in bucket order); kEmpty when the table is empty.
     std::uint64_t anyKey() const {
         for (std::size_t i = 0; i <= m_mask; ++i) {

@@ -91,8 +91,6 @@ public:
         }
     }
 
-    // Starts loading key's home bucket into the CPU cache (a hint).
-    void prefetch(std::uint64_t key) const { __builtin_prefetch(&m_entries[home(mix(key))]); }
     std::size_t size() const { return m_size; }
     // Heap bytes of the table.
     std::size_t memoryBytes() const { return m_slots * sizeof(std::uint32_t); }

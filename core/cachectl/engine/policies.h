@@ -18,7 +18,6 @@ public:
 
     bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
     bool contains(std::uint64_t key) const override { return m_index.contains(key); }
-    void prefetch(std::uint64_t key) const override { m_index.prefetch(key); }
     std::size_t size() const override { return m_index.size(); }
     std::size_t capacity() const override { return m_capacity; }
     std::string_view name() const override { return "lru"; }
@@ -53,7 +52,6 @@ public:
 
     bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
     bool contains(std::uint64_t key) const override { return m_resident.contains(key); }
-    void prefetch(std::uint64_t key) const override { m_resident.prefetch(key); }
     std::size_t size() const override { return m_resident.size(); }
     std::size_t capacity() const override { return m_capacity; }
     std::string_view name() const override { return "s3fifo"; }
@@ -92,7 +90,6 @@ public:
 
     bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
     bool contains(std::uint64_t key) const override;
-    void prefetch(std::uint64_t key) const override { m_entries.prefetch(key); }
     std::size_t size() const override { return m_lirCount + m_queue.size; }
     std::size_t capacity() const override { return m_capacity; }
     std::string_view name() const override { return "lirs"; }
@@ -173,7 +170,6 @@ public:
         return reference(key, evicted).hit;
     }
     bool contains(std::uint64_t key) const override;
-    void prefetch(std::uint64_t key) const override { m_index.prefetch(key); }
     std::size_t size() const override { return m_hotCount + m_coldCount; }
     std::size_t capacity() const override { return m_capacity; }
     std::string_view name() const override { return "clockpro"; }
@@ -378,7 +374,6 @@ public:
         return reference(key, evicted).hit;
     }
     bool contains(std::uint64_t key) const override { return m_main.contains(key); }
-    void prefetch(std::uint64_t key) const override { m_main.prefetch(key); }
     std::size_t size() const override { return m_main.size(); }
     std::size_t capacity() const override { return m_main.capacity(); }
     std::string_view name() const override { return m_steering ? "clockpro-steered" : "clockpro"; }
@@ -420,7 +415,6 @@ public:
 
     bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) override;
     bool contains(std::uint64_t key) const override { return m_resident.contains(key); }
-    void prefetch(std::uint64_t key) const override;
     std::size_t size() const override { return m_resident.size(); }
     std::size_t capacity() const override { return m_capacity; }
     std::string_view name() const override { return "adaptive"; }

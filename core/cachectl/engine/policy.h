@@ -31,9 +31,6 @@ public:
     // is resident; the keys that stopped being resident to make room are appended to evicted.
     virtual bool access(std::uint64_t key, std::vector<std::uint64_t>& evicted) = 0;
     virtual bool contains(std::uint64_t key) const = 0;
-    // Starts loading the state access(key) will touch first into the CPU cache, so the engine
-    // can overlap that memory latency with copying a hit's data. Changes nothing.
-    virtual void prefetch(std::uint64_t key) const = 0;
     // Resident blocks (never more than capacity()).
     virtual std::size_t size() const = 0;
     virtual std::size_t capacity() const = 0;
