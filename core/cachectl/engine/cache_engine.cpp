@@ -61,6 +61,23 @@ EncodeHistory& threadHistory() {
     return history;
 }
 
+// A block as the cache stores it (block_codec.h): LZ4-compressed into `buffer` when the cache
+// compresses and the block shrinks enough, else the block itself.
+struct StoredForm {
+    const std::byte* data;
+    std::size_t bytes;
+    bool compressed;
+};
+StoredForm storedForm(const std::byte* block, bool compression,
+                      std::array<std::byte, kCodecMaxEncoded>& buffer) {
+    if (!compression) {
+        return {block, kBlock, false};
+    }
+    bool compressed = false;
+    const std::size_t bytes = encodeBlock(block, buffer.data(), compressed, threadHistory());
+    return {compressed ? buffer.data() : block, bytes, compressed};
+}
+
 } // namespace
 
 // A shard's blocks live in its clock (policies.h): a cached block is a data node of the clock,
@@ -142,30 +159,30 @@ struct alignas(64) CacheEngine::Shard {
         return node;
     }
 
-    // Stores a block's data (stored form) at node, replacing what node held (whose bytes the
-    // caller took off physicalBytes). Call with mutex held.
-    void store(std::uint32_t node, const std::byte* data, std::size_t bytes, bool isCompressed) {
-        physicalBytes += bytes;
+    // Stores a block's stored form at node, replacing what node held (whose bytes the caller
+    // took off physicalBytes). Call with mutex held.
+    void store(std::uint32_t node, const StoredForm& form) {
+        physicalBytes += form.bytes;
         if (!compression) {
-            frames.copyIn(node, data);
+            frames.copyIn(node, form.data);
             return;
         }
         Stored& stored = encoded[node];
-        if (!isCompressed) {
+        if (!form.compressed) {
             stored.data.reset();
             stored.frameUsed = true;
-            frames.copyIn(node, data);
+            frames.copyIn(node, form.data);
         } else {
             if (stored.frameUsed) {
                 frames.discard(node);
                 stored.frameUsed = false;
             }
-            if (stored.data == nullptr || stored.bytes != bytes) {
-                stored.data = std::make_unique_for_overwrite<std::byte[]>(bytes);
+            if (stored.data == nullptr || stored.bytes != form.bytes) {
+                stored.data = std::make_unique_for_overwrite<std::byte[]>(form.bytes);
             }
-            std::memcpy(stored.data.get(), data, bytes);
+            std::memcpy(stored.data.get(), form.data, form.bytes);
         }
-        stored.bytes = static_cast<std::uint16_t>(bytes);
+        stored.bytes = static_cast<std::uint16_t>(form.bytes);
     }
 
     // Decodes node's data into out (4 KiB); false when it fails to decode.
@@ -409,17 +426,13 @@ void CacheEngine::dropBlockLocked(Shard& shard, std::uint64_t block) {
 void CacheEngine::insertClean(Shard& shard, std::uint64_t block, const std::byte* data,
                               std::uint64_t epoch) {
     std::array<std::byte, kCodecMaxEncoded> encoded;
-    bool compressed = false;
-    std::size_t stored = kBlock;
-    if (m_config.compression) {
-        stored = encodeBlock(data, encoded.data(), compressed, threadHistory());
-    }
+    const StoredForm form = storedForm(data, m_config.compression, encoded);
     const std::scoped_lock lock(shard.mutex);
     if (shard.epoch != epoch || shard.clock().findData(block) != ClockProPolicy::kNone ||
         shard.inFlight.contains(block)) {
         return;
     }
-    shard.store(shard.touch(block), compressed ? encoded.data() : data, stored, compressed);
+    shard.store(shard.touch(block), form);
 }
 
 Expected<void> CacheEngine::read(std::uint64_t offset, std::span<std::byte> out) {
@@ -592,17 +605,10 @@ Expected<void> CacheEngine::writeDirect(std::uint64_t firstBlock, std::uint64_t 
             ++shard.epoch;
             if (written && whole && cacheAfter &&
                 shard.clock().findData(block) == ClockProPolicy::kNone) {
-                const std::byte* source = data.data() + (blockStart - offset);
                 std::array<std::byte, kCodecMaxEncoded> encoded;
-                bool compressed = false;
-                std::size_t stored = kBlock;
-                if (m_config.compression) {
-                    stored = encodeBlock(source, encoded.data(), compressed, threadHistory());
-                    if (compressed) {
-                        source = encoded.data();
-                    }
-                }
-                shard.store(shard.touch(block), source, stored, compressed);
+                const StoredForm form =
+                    storedForm(data.data() + (blockStart - offset), m_config.compression, encoded);
+                shard.store(shard.touch(block), form);
             }
         }
         shard.inFlightDone.notify_all();
@@ -698,14 +704,7 @@ Expected<void> CacheEngine::writeBack(std::uint64_t offset, std::span<const std:
             std::memcpy(merged.data() + (from - blockStart), source, to - from);
             source = merged.data();
         }
-        bool compressed = false;
-        std::size_t stored = kBlock;
-        if (m_config.compression) {
-            stored = encodeBlock(source, encoded.data(), compressed, threadHistory());
-            if (compressed) {
-                source = encoded.data();
-            }
-        }
+        const StoredForm form = storedForm(source, m_config.compression, encoded);
         if (whole) {
             lock.lock();
         }
@@ -727,7 +726,7 @@ Expected<void> CacheEngine::writeBack(std::uint64_t offset, std::span<const std:
                 shard.clock().hit(node);
             }
         }
-        shard.store(node, source, stored, compressed);
+        shard.store(node, form);
         const std::uint32_t flags = shard.clock().dataFlags(node);
         if ((flags & Shard::kDirty) == 0) {
             m_dirtyBlocks.fetch_add(1, std::memory_order_relaxed);
