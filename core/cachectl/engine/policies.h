@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "core/cachectl/engine/block_index.h"
+#include "core/cachectl/engine/ghost_filter.h"
 #include "core/cachectl/engine/node_index.h"
 #include "core/cachectl/engine/policy.h"
 
@@ -143,17 +144,18 @@ private:
 };
 
 // CLOCK-Pro (Jiang, Chen & Zhang, USENIX ATC'05): LIRS's hot/cold split approximated on one
-// clock so that a hit only sets the block's reference bit; all list work happens on a miss.
-// Hot and cold resident blocks and non-resident cold blocks (keys in their test period, at most
-// as many as the cache holds) share one circular list in the order they were (re)placed at its
-// head; three hands sweep it from the oldest end. See clockpro_policy.cpp.
+// clock so that a hit only sets the block's reference count; all list work happens on a miss.
+// Hot and cold resident blocks share one circular list in the order they were (re)placed at its
+// head; two hands sweep it from the oldest end. The keys of cold blocks evicted in their test
+// period (the paper's non-resident cold pages) are remembered in a GhostFilter, not in the list.
+// See clockpro_policy.cpp.
 //
 // It is also the cache engine's block table. A block whose data the engine holds has a
 // "data node": its number is where the engine keeps the data (a frame), and it carries 5 bits
-// of the engine's own (dataFlags). Non-resident keys live in a separate space of ghost nodes, so
-// data node numbers stay dense. A data node with kPinned set (dirty data) is not dropped when
+// of the engine's own (dataFlags). A data node with kPinned set (dirty data) is not dropped when
 // the clock evicts it: it leaves the clock as a detached node and keeps its data until the
-// engine removes it. A node is 16 bytes and an index entry 4.
+// engine removes it. A node is 16 bytes, an index entry 4 and a remembered key about 4 (its
+// share of the filters).
 class ClockProPolicy final : public Policy {
 public:
     static constexpr std::uint32_t kNone = NodeIndex::kNone;
@@ -178,7 +180,8 @@ public:
     // The resident cold share the policy aims for now (tests, benches).
     std::size_t coldTarget() const { return m_coldTarget; }
     std::size_t hotBlocks() const { return m_hotCount; }
-    std::size_t nonResidentBlocks() const { return m_nonResidentCount; }
+    // Keys of evicted blocks remembered (in their test period, or found again since).
+    std::size_t nonResidentBlocks() const { return m_nonResident.size(); }
     // Moves the bounds of the cold share (as for the constructor). A larger cold share takes
     // effect over the next misses, each demoting at most one hot block.
     void setColdShares(double minColdShare, double maxColdShare);
@@ -201,13 +204,10 @@ public:
     // read (the engine starts loading the node's data then, overlapping the two misses).
     template <typename Candidate>
     std::uint32_t findData(std::uint64_t key, Candidate&& candidate) const {
-        const std::uint32_t id = m_index.find(key, [&](std::uint32_t other) {
-            if ((other & kGhost) == 0) {
-                candidate(other);
-            }
-            return node(other).key;
+        return m_index.find(key, [&](std::uint32_t other) {
+            candidate(other);
+            return m_data[other].key;
         });
-        return (id & kGhost) != 0 ? kNone : id; // kNone has the ghost bit too
     }
     // A hit on a data node that is not detached: bumps its reference count, as access() does.
     void hit(std::uint32_t node) {
@@ -216,7 +216,7 @@ public:
     }
     bool detached(std::uint32_t node) const { return m_data[node].status == kDetached; }
     // A data node for key (which has none) outside the clock: data the policy is not told of
-    // (a bypassed stream's dirty blocks). Ends key's test period if it had one.
+    // (a bypassed stream's dirty blocks).
     std::uint32_t insertDetached(std::uint64_t key);
     // Forgets a data node (discarded or overwritten data); the engine drops its data itself.
     void remove(std::uint32_t node);
@@ -241,54 +241,41 @@ public:
 
 private:
     // 27-bit node numbers leave room for the status and a 2-bit reference count in one word, and
-    // the engine's flags in the other: a node is 16 bytes. Ghost nodes are numbered from
-    // kGhost; 2^26 - 1 data nodes cover a cache of 256 GiB of 4 KiB blocks.
+    // the engine's flags in the other: a node is 16 bytes. 2^27 - 1 data nodes cover a cache of
+    // 512 GiB of 4 KiB blocks.
     static constexpr std::uint32_t kNil = NodeIndex::kNodeMask;
-    static constexpr std::uint32_t kGhost = 1U << 26;
     enum Status : std::uint8_t {
-        kFree,        // on a free list (linked through `older`)
-        kHot,         // resident
-        kCold,        // resident, test period over
-        kColdInTest,  // resident, in its test period
-        kNonResident, // evicted cold block still in its test period (a ghost node)
-        kDetached,    // evicted pinned block: data, but out of the clock
+        kFree,       // on the free list (linked through `older`)
+        kHot,        // resident
+        kCold,       // resident, test period over
+        kColdInTest, // resident, in its test period
+        kDetached,   // evicted pinned block: data, but out of the clock
     };
     struct Node {
         std::uint64_t key = 0;
         std::uint32_t newer : 27 = kNil; // towards the head (most recently placed)
-        std::uint32_t flags : 5 = 0;     // the engine's (data nodes)
+        std::uint32_t flags : 5 = 0;     // the engine's
         std::uint32_t older : 27 = kNil; // towards the tail
         std::uint32_t status : 3 = kFree;
         std::uint32_t referenced : 2 = 0; // references since a hand last passed, up to 3
     };
-    static bool inTest(const Node& n) {
-        return n.status == kColdInTest || n.status == kNonResident;
-    }
     static bool residentCold(const Node& n) { return n.status == kCold || n.status == kColdInTest; }
     static bool resident(const Node& n) {
         return n.status == kHot || n.status == kCold || n.status == kColdInTest;
     }
 
-    Node& node(std::uint32_t id) {
-        return (id & kGhost) != 0 ? m_ghosts[id & ~kGhost] : m_data[id];
-    }
-    const Node& node(std::uint32_t id) const {
-        return (id & kGhost) != 0 ? m_ghosts[id & ~kGhost] : m_data[id];
-    }
+    Node& node(std::uint32_t id) { return m_data[id]; }
+    const Node& node(std::uint32_t id) const { return m_data[id]; }
     // keyOf for the index.
     auto keys() const {
-        return [this](std::uint32_t id) { return node(id).key; };
+        return [this](std::uint32_t id) { return m_data[id].key; };
     }
-    // The node of key (data or ghost), or kNone.
+    // The data node of key, or kNone.
     std::uint32_t nodeOf(std::uint64_t key) const;
-    // A free node of the data or ghost space (its fields are stale).
-    std::uint32_t take(bool ghost);
     // A new data node for key, out of the list and indexed.
     std::uint32_t allocate(std::uint64_t key);
     // node must be out of the list already.
     void release(std::uint32_t node);
-    // Moves node (in the list or not) to a new number in the other space; returns it.
-    std::uint32_t relocate(std::uint32_t node);
     void setStatus(std::uint32_t node, Status status);
     void unlink(std::uint32_t node);
     void moveToHead(std::uint32_t node, Status status);
@@ -296,35 +283,36 @@ private:
     void runHandCold(std::vector<std::uint64_t>& evicted);
     bool runHandHot(std::uint32_t trigger);
     bool canPromote(std::uint32_t node);
+    bool canPromoteReturning(std::uint32_t placed);
+    bool inTestSince(std::uint32_t placed) const;
     void terminateTest(std::uint32_t node);
     void nextHandCold();
     void nextHandHot();
-    void nextHandTest();
     void adjustColdTarget(int delta);
     void demoteHot();
-    void trimNonResident();
+    void rememberEvicted(std::uint32_t node);
+    void lowerColdTarget(std::size_t expired);
+    void endTestsUpTo(std::uint32_t placed);
+    void stepHot();
 
     std::size_t m_capacity;
     double m_minShare;
     double m_maxShare;
     std::size_t m_minCold;
     std::size_t m_maxCold;
-    std::size_t m_maxNonResident;
     std::size_t m_coldTarget;
     std::size_t m_hotCount = 0;
     std::size_t m_coldCount = 0; // resident cold, in test or not
-    std::size_t m_nonResidentCount = 0;
-    std::size_t m_testCount = 0; // cold blocks in their test period, resident or not
     std::size_t m_dataCount = 0;
-    std::vector<Node> m_data;   // data nodes: resident and detached blocks
-    std::vector<Node> m_ghosts; // ghost nodes: non-resident keys, numbered from kGhost
-    std::uint32_t m_freeData = kNil;
-    std::uint32_t m_freeGhost = kNil;
+    std::vector<Node> m_data;           // resident and detached blocks
+    std::vector<std::uint32_t> m_placed; // per node: when it was last placed at the head
+    std::uint32_t m_time = 0;            // placements so far (wraps)
+    std::uint32_t m_free = kNil;
     std::uint32_t m_head = kNil;
     std::uint32_t m_handHot = kNil;  // the hot block placed longest ago
     std::uint32_t m_handCold = kNil; // the resident cold block placed longest ago: next victim
-    std::uint32_t m_handTest = kNil; // the block in its test period placed longest ago
-    NodeIndex m_index;               // key -> node, data or ghost
+    NodeIndex m_index;               // key -> data node
+    GhostFilter m_nonResident;       // keys evicted in their test period
     std::vector<std::uint32_t> m_dropped;
 };
 

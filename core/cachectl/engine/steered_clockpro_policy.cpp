@@ -107,7 +107,8 @@ SteeredClockProPolicy::SteeredClockProPolicy(std::size_t capacity,
     : m_main(capacity)
     , m_steering(std::move(steering)) {
     if (m_steering) {
-        const double share = ColdShareSteering::coldShare(0);
+        m_applied = m_steering->leader();
+        const double share = ColdShareSteering::coldShare(m_applied);
         m_main.setColdShares(share, share);
     }
 }

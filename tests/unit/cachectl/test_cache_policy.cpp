@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/cachectl/engine/ghost_filter.h"
 #include "core/cachectl/engine/node_index.h"
 #include "core/cachectl/engine/policies.h"
 #include "core/cachectl/engine/simulator.h"
@@ -326,6 +327,104 @@ TEST_CASE("the clock as a block table keeps every data node exact through pinnin
     checkModel();
     CHECK(detachedSeen > 0);
     CHECK(clock.nonResidentBlocks() > 0);
+}
+
+TEST_CASE("CLOCK-Pro promotes a block evicted in its test period when it comes back",
+          "[cachectl][policy]") {
+    // 90 hot blocks (referenced once, while warming up) and a cold share of 10. A working set of
+    // 60 new blocks, looped: each one is evicted from the cold share before it comes back, so it
+    // can only be hit if its key was remembered and turned it hot on its return (the hot blocks,
+    // never hit, are placed before it: it is still in its test period).
+    ClockProPolicy clock(100, 0.1, 0.1);
+    std::vector<std::uint64_t> evicted;
+    for (std::uint64_t key = 0; key < 100; ++key) {
+        clock.access(key, evicted);
+    }
+    std::size_t hits = 0;
+    for (int round = 0; round < 20; ++round) {
+        for (std::uint64_t key = 1000; key < 1060; ++key) {
+            evicted.clear();
+            hits += clock.access(key, evicted) ? 1U : 0U;
+        }
+    }
+    CHECK(hits >= 60 * 17);
+    CHECK(clock.size() == 100);
+}
+
+TEST_CASE("GhostFilter remembers keys by placement and forgets them in order",
+          "[cachectl][policy]") {
+    GhostFilter filter(1200); // generations of 100 keys, 13 in the ring
+    // Keys 0..599 placed at times 1..600, in order, as the clock evicts them.
+    for (std::uint32_t key = 0; key < 600; ++key) {
+        CHECK(filter.insert(key, key + 1).expired == 0);
+    }
+    CHECK(filter.size() == 600);
+    // A key found stands for its generation's earliest placement.
+    CHECK(filter.find(250) == 201U);
+    CHECK(filter.find(599) == 501U);
+    CHECK_FALSE(filter.find(100000).has_value());
+    // The oldest hot block was placed at 350: generations placed wholly before it go. Key 250's
+    // generation (201..300) was found once, so 99 of its keys expired without coming back.
+    CHECK(filter.expire(350) == 100 + 100 + 99);
+    CHECK_FALSE(filter.find(50).has_value());
+    CHECK_FALSE(filter.find(250).has_value());
+    CHECK(filter.find(340) == 301U); // its generation reaches past 350: still remembered
+    // Beyond the ring, the oldest generation goes and says how far its placements reached.
+    GhostFilter::Forgotten forgotten;
+    for (std::uint32_t key = 600; key < 1700; ++key) {
+        const auto step = filter.insert(key, key + 1);
+        if (step.placedUpTo) {
+            forgotten = step;
+            break;
+        }
+    }
+    REQUIRE(forgotten.placedUpTo.has_value());
+    CHECK(*forgotten.placedUpTo == 400U);
+    CHECK(forgotten.expired == 99); // key 340 came back
+    CHECK(filter.size() <= 1300);
+    // Passing the head ends every test period.
+    CHECK(filter.clear() > 0);
+    CHECK(filter.size() == 0);
+    CHECK_FALSE(filter.find(1000).has_value());
+    // Placement times wrap around.
+    CHECK(GhostFilter::atOrBefore(0xfffffff0U, 5U));
+    CHECK_FALSE(GhostFilter::atOrBefore(5U, 0xfffffff0U));
+}
+
+TEST_CASE("GhostFilter has few false positives, also for a hashed sample of keys",
+          "[cachectl][policy]") {
+    // The steering's shadows see keys whose splitmix64 hash is small; the filter must not hash
+    // them into a few lines (it once used the same hash and called every key remembered).
+    const auto splitmix = [](std::uint64_t x) {
+        x += 0x9e3779b97f4a7c15ULL;
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+        return x ^ (x >> 31);
+    };
+    for (const bool sampled : {false, true}) {
+        INFO("sampled " << sampled);
+        std::vector<std::uint64_t> keys;
+        for (std::uint64_t key = 0; keys.size() < 24000; ++key) {
+            if (!sampled || splitmix(key) < (~std::uint64_t{0} >> 5)) {
+                keys.push_back(key);
+            }
+        }
+        GhostFilter filter(12000);
+        for (std::size_t i = 0; i < 12000; ++i) {
+            filter.insert(keys[i], static_cast<std::uint32_t>(i + 1));
+        }
+        std::size_t remembered = 0;
+        for (std::size_t i = 0; i < 12000; ++i) {
+            remembered += filter.find(keys[i]).has_value() ? 1U : 0U;
+        }
+        CHECK(remembered == 12000);
+        std::size_t falsePositives = 0;
+        for (std::size_t i = 12000; i < keys.size(); ++i) {
+            falsePositives += filter.find(keys[i]).has_value() ? 1U : 0U;
+        }
+        CHECK(falsePositives < 12); // 0.1 %
+        CHECK(filter.memoryBytes() <= 12000 * 5);
+    }
 }
 
 TEST_CASE("NodeIndex finds what it holds through growth, shrinking and deletion",
