@@ -6,9 +6,9 @@
 //   whole blocks, and the cost of incompressible data (engine writes with compression on vs
 //   off);
 // - write-back absorption: 4 KiB writes/s below the high watermark;
-// - metadata bytes per cached block as the engine reports them: with the data set cached, and
-//   in a smaller cache after random reads over all of it (evictions, with the
-//   non-resident keys CLOCK-Pro keeps).
+// - metadata bytes per cached block as the engine reports them, for caches of 16 MiB to 1 GiB:
+//   filled, and then under random reads over four times their size (evictions, with the
+//   non-resident keys CLOCK-Pro remembers).
 //   bench_cache_engine [--mib N] [--seconds S] [--policy clockpro-steered|clockpro]
 // --policy runs the engines with plain CLOCK-Pro instead of the default, to see what the
 // steering costs on the hit path and in metadata.
@@ -95,6 +95,29 @@ void fillCompressible(std::byte* data, std::size_t size, std::mt19937_64& random
     }
 }
 
+// A backing device of zeroes that keeps nothing: caches under eviction without the RAM for a
+// data set four times their size.
+class ZeroStore final : public BlockStore {
+public:
+    explicit ZeroStore(std::uint64_t size)
+        : m_size(size) {}
+    std::uint64_t size() const override { return m_size; }
+    std::uint32_t blockSize() const override { return kBlock; }
+    ssdk::Expected<void> read(std::uint64_t, std::span<std::byte> out) override {
+        std::memset(out.data(), 0, out.size());
+        return {};
+    }
+    ssdk::Expected<void> write(std::uint64_t, std::span<const std::byte>, bool) override {
+        return {};
+    }
+    ssdk::Expected<void> flush() override { return {}; }
+    ssdk::Expected<void> discard(std::uint64_t, std::uint64_t) override { return {}; }
+    ssdk::Expected<void> writeZeroes(std::uint64_t, std::uint64_t, bool) override { return {}; }
+
+private:
+    std::uint64_t m_size;
+};
+
 void fillRandom(std::byte* data, std::size_t size, std::mt19937_64& random) {
     for (std::size_t i = 0; i < size; i += 8) {
         const std::uint64_t word = random();
@@ -178,28 +201,43 @@ int main(int argc, char** argv) {
     const auto [engineVsMemcpy, memcpyRate] = compare(seconds, engineRead, [&](std::uint64_t i) {
         std::memcpy(out.data(), data.data() + pick(i) * kBlock, kBlock);
     });
-    const auto stats = engine->stats();
     fmt::print("hit path, 1 thread: engine {:.2f} M/s vs pread(page cache) {:.2f} M/s; engine "
                "{:.2f} M/s vs memcpy pool {:.2f} M/s\n",
                engineVsPread / 1e6, preadHits / 1e6, engineVsMemcpy / 1e6, memcpyRate / 1e6);
     fmt::print("  ratio engine/pread  {:.2f}  (target >= 2.0)\n", engineVsPread / preadHits);
     fmt::print("  ratio engine/memcpy {:.2f}  (target >= 0.70)\n", engineVsMemcpy / memcpyRate);
-    fmt::print("metadata: {:.1f} bytes per cached block ({} blocks, {} bytes; target <= 32)\n",
-               static_cast<double>(stats.metadataBytes) / static_cast<double>(stats.cachedBlocks),
-               stats.cachedBlocks, stats.metadataBytes);
 
-    {
-        MemoryBlockStore evicting(bytes);
-        auto quarter = makeEngine(evicting, blocks / 4, false, policy);
-        for (std::uint64_t i = 0; i < 4 * blocks; ++i) {
-            (void)quarter->read(pick(i) * kBlock, out);
+    // ---- metadata per cached block by cache size, with the data set cached and after random
+    // reads over four times the cache (evictions: the keys CLOCK-Pro remembers, and the shadow
+    // simulations, which cost about the same whatever the cache's size, up to 1 GiB) ----
+    fmt::print("metadata by cache size (B per cached block; target <= 32):\n");
+    for (const std::uint64_t cacheMib : {16UL, 64UL, 256UL, 1024UL}) {
+        ZeroStore zeroes(4 * cacheMib << 20);
+        CacheConfig config;
+        config.policy = policy;
+        config.ramBytes = cacheMib << 20;
+        config.sequentialCutoff = 0;
+        auto sized = CacheEngine::create(zeroes, config);
+        if (!sized) {
+            fmt::print(stderr, "{}\n", sized.error().describe());
+            return 1;
         }
-        const auto steady = quarter->stats();
-        fmt::print("metadata with evictions: {:.1f} bytes per cached block ({} blocks cached of "
-                   "{}, hit ratio {:.2f})\n",
-                   static_cast<double>(steady.metadataBytes) /
-                       static_cast<double>(steady.cachedBlocks),
-                   steady.cachedBlocks, blocks, steady.hitRatio());
+        const std::uint64_t capacity = (*sized)->stats().capacityBlocks;
+        for (std::uint64_t b = 0; b < capacity; ++b) {
+            (void)(*sized)->read(b * kBlock, out);
+        }
+        const auto filled = (*sized)->stats();
+        std::mt19937_64 spread(cacheMib);
+        for (std::uint64_t i = 0; i < 3 * capacity; ++i) {
+            (void)(*sized)->read(spread() % (4 * capacity) * kBlock, out);
+        }
+        const auto evicting = (*sized)->stats();
+        const auto perBlock = [](const CacheStats& at) {
+            return static_cast<double>(at.metadataBytes) / static_cast<double>(at.cachedBlocks);
+        };
+        fmt::print("  {:>5} MiB ({:>6} blocks): {:.1f} filled, {:.1f} with evictions (hit ratio "
+                   "{:.2f})\n",
+                   cacheMib, capacity, perBlock(filled), perBlock(evicting), evicting.hitRatio());
     }
 
     // ---- two threads against one, in alternating 50 ms slices; the same for memcpy from

@@ -27,11 +27,12 @@ constexpr std::size_t kMaxRunBlocks = 256;
 constexpr std::uint64_t kMinShardBlocks = 256;
 // Reads from this size on ask the sequential detector before looking at the cache (read()).
 constexpr std::uint64_t kStreamCheckBytes = 64 * 1024;
-// RAM one cached block is budgeted for besides its data: its clock node and index entry and
-// those of a non-resident key (CLOCK-Pro keeps up to one per cached block), about 52 B in a full
-// cache with a steady stream of misses, 26-31 B before any eviction. A compressing cache keeps a
-// buffer handle per block besides. stats().metadataBytes reports what is really used.
-constexpr std::uint64_t kMetadataPerBlockBudget = 64;
+// RAM one cached block is budgeted for besides its data: its clock node (16 B), placement time
+// (4 B) and index entry (5 B), and its share of the keys CLOCK-Pro remembers (about 4 B): about
+// 30 B in a full cache with a steady stream of misses, 25 B before any eviction. A compressing
+// cache keeps a buffer handle per block besides. stats().metadataBytes reports what is really
+// used.
+constexpr std::uint64_t kMetadataPerBlockBudget = 40;
 constexpr std::uint64_t kCompressedHandleBudget = 16;
 // The default policy's shadow simulations cost about this much whatever the cache's size (their
 // least size, 1024 blocks each): reserved once, from at most half the budget.

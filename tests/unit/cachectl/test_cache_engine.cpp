@@ -689,3 +689,28 @@ TEST_CASE("resize changes the capacity and keeps the data readable", "[cachectl]
     CHECK((*engine)->stats().capacityBlocks > before);
     CHECK_FALSE((*engine)->resize(4096)); // fewer blocks than shards
 }
+
+TEST_CASE("the engine keeps data and metadata within its RAM budget under eviction",
+          "[cachectl][engine]") {
+    // Random reads over four times the cache: the clock evicts all the time and remembers the
+    // keys of blocks evicted in their test period. What the engine reports using, data and
+    // metadata, stays within the RAM it was given (the shadow simulations' reserve included).
+    for (const std::uint64_t mib : {2ULL, 12ULL}) {
+        INFO(mib << " MiB");
+        MemoryBlockStore backing(4 * mib << 20);
+        CacheConfig config;
+        config.ramBytes = mib << 20;
+        config.sequentialCutoff = 0;
+        auto engine = CacheEngine::create(backing, config);
+        REQUIRE(engine);
+        std::mt19937_64 random(mib);
+        std::vector<std::byte> block(4096);
+        const std::uint64_t blocks = backing.size() / 4096;
+        for (std::uint64_t i = 0; i < 3 * blocks; ++i) {
+            REQUIRE((*engine)->read(random() % blocks * 4096, block));
+        }
+        const auto stats = (*engine)->stats();
+        CHECK(stats.cachedBlocks * 10 >= stats.capacityBlocks * 9);
+        CHECK(stats.physicalBytes + stats.metadataBytes <= config.ramBytes);
+    }
+}
