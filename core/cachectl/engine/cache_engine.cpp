@@ -46,13 +46,19 @@ std::uint64_t mixGroup(std::uint64_t block) {
     return x;
 }
 
+// The RAM budget a shard's blocks may take (data and metadata), after the shadow simulations'
+// reserve.
+std::uint64_t shardBudget(std::uint64_t ramBytes, std::size_t shards) {
+    return (ramBytes - std::min(ramBytes / 2, kSteeringReserve)) / shards;
+}
+
 // Blocks a RAM budget holds: data (half a block each, on average, with compression) plus the
 // metadata budget, after the shadow simulations' reserve.
 std::uint64_t capacityFor(std::uint64_t ramBytes, bool compression) {
     const std::uint64_t dataPerBlock = compression ? kBlock / 2 : kBlock;
     const std::uint64_t metadata =
         kMetadataPerBlockBudget + (compression ? kCompressedHandleBudget : 0);
-    return (ramBytes - std::min(ramBytes / 2, kSteeringReserve)) / (dataPerBlock + metadata);
+    return shardBudget(ramBytes, 1) / (dataPerBlock + metadata);
 }
 
 // What this thread's recent blocks compressed to (block_codec.h): a thread writing a run of
@@ -116,6 +122,11 @@ struct alignas(64) CacheEngine::Shard {
     // miss caches what it read only when the epoch did not move meanwhile.
     std::uint64_t epoch = 0;
     std::uint64_t physicalBytes = 0;
+    // With compression: the shard's share of the RAM budget (data and metadata) and the bounds
+    // of its clock's capacity (fitBudget).
+    std::uint64_t budgetBytes = 0;
+    std::size_t minBlocks = 0;
+    std::size_t maxBlocks = 0;
     std::uint64_t hits = 0;
     std::uint64_t misses = 0;
     std::vector<std::uint64_t> evicted;
@@ -194,6 +205,37 @@ struct alignas(64) CacheEngine::Shard {
         }
         const Stored& stored = encoded[node];
         return decodeBlock(stored.data.get(), stored.bytes, true, out);
+    }
+
+    // With compression, how many blocks fit the shard's share of the RAM depends on how well
+    // they compress: after a store, the clock's capacity moves a step (1/64) towards what the
+    // blocks take, data and metadata, within [minBlocks, maxBlocks]. Only the clock's own
+    // metadata counts: the shadow simulations have their reserve. Call with mutex held, after
+    // the caller is done with the node it stored (a smaller capacity evicts).
+    void fitBudget() {
+        if (!compression) {
+            return;
+        }
+        ClockProPolicy& table = clock();
+        const std::size_t capacity = table.capacity();
+        const std::uint64_t used =
+            physicalBytes + table.metadataBytes() + encoded.capacity() * sizeof(Stored);
+        const std::size_t step = std::max<std::size_t>(1, capacity / 64);
+        std::size_t next = capacity;
+        if (used > budgetBytes && capacity > minBlocks) {
+            next = std::max(minBlocks, capacity - std::min(capacity, step));
+        } else if (table.size() >= capacity && capacity < maxBlocks) {
+            // Room for two more steps of blocks like those held.
+            const std::uint64_t perBlock = used / std::max<std::size_t>(1, table.dataBlocks());
+            if (used + 2 * step * perBlock < budgetBytes) {
+                next = std::min(maxBlocks, capacity + step);
+            }
+        }
+        if (next != capacity) {
+            evicted.clear();
+            table.setCapacity(next, evicted);
+            dropEvicted();
+        }
     }
 
     // Forgets node and its data. Call with mutex held.
@@ -301,6 +343,7 @@ CacheEngine::CacheEngine(BlockStore& backing, CacheConfig config, std::uint64_t 
         shard->reserveData();
         m_shards.push_back(std::move(shard));
     }
+    setShardBudgets(m_config.ramBytes, perShard);
     // The writer runs in both modes: the mode can change at run time (setWriteMode), and it
     // only wakes up for dirty data or once per interval.
     m_writer = std::thread([this] { writerLoop(); });
@@ -350,8 +393,22 @@ Expected<void> CacheEngine::resize(std::uint64_t ramBytes) {
         shard->policy->resize(perShard, *steering, shard->evicted);
         shard->dropEvicted();
     }
+    setShardBudgets(ramBytes, perShard);
     setCapacity(ramBytes, perShard * m_config.shards);
     return {};
+}
+
+// A compressing cache starts each shard at perShard blocks (half a block of data each) and lets
+// fitBudget move it between the blocks the budget holds raw and twice perShard (4:1).
+void CacheEngine::setShardBudgets(std::uint64_t ramBytes, std::size_t perShard) {
+    const std::uint64_t budget = shardBudget(ramBytes, m_shards.size());
+    const std::uint64_t raw = kBlock + kMetadataPerBlockBudget + kCompressedHandleBudget;
+    for (const auto& shard : m_shards) {
+        const std::scoped_lock lock(shard->mutex);
+        shard->budgetBytes = budget;
+        shard->minBlocks = std::clamp<std::size_t>(budget / raw, 1, perShard);
+        shard->maxBlocks = 2 * perShard;
+    }
 }
 
 CacheEngine::~CacheEngine() {
@@ -434,6 +491,7 @@ void CacheEngine::insertClean(Shard& shard, std::uint64_t block, const std::byte
         return;
     }
     shard.store(shard.touch(block), form);
+    shard.fitBudget();
 }
 
 Expected<void> CacheEngine::read(std::uint64_t offset, std::span<std::byte> out) {
@@ -610,6 +668,7 @@ Expected<void> CacheEngine::writeDirect(std::uint64_t firstBlock, std::uint64_t 
                 const StoredForm form =
                     storedForm(data.data() + (blockStart - offset), m_config.compression, encoded);
                 shard.store(shard.touch(block), form);
+                shard.fitBudget();
             }
         }
         shard.inFlightDone.notify_all();
@@ -734,6 +793,7 @@ Expected<void> CacheEngine::writeBack(std::uint64_t offset, std::span<const std:
         }
         shard.clock().setDataFlags(node, (flags | Shard::kDirty) & ~Shard::kWriting);
         ++shard.epoch;
+        shard.fitBudget();
     }
     if (m_dirtyBlocks.load(std::memory_order_relaxed) >= m_dirtyHigh) {
         const std::scoped_lock lock(m_writerMutex);
@@ -927,6 +987,7 @@ CacheStats CacheEngine::stats() const {
         stats.readHits += shard->hits;
         stats.readMisses += shard->misses;
         stats.cachedBlocks += shard->clock().dataBlocks();
+        stats.capacityBlocks += shard->clock().capacity();
         stats.physicalBytes += shard->physicalBytes;
         stats.metadataBytes += shard->policy->metadataBytes() +
                                shard->encoded.capacity() * sizeof(Shard::Stored) +
@@ -938,7 +999,6 @@ CacheStats CacheEngine::stats() const {
     stats.writebackOps = m_writebackOps.load();
     stats.writebackBlocks = m_writebackBlocks.load();
     stats.dirtyBytes = m_dirtyBlocks.load() * kBlock;
-    stats.capacityBlocks = m_capacityBlocks;
     stats.ramBytes = m_ramBytes;
     stats.writebackErrors = m_writebackErrors.load();
     return stats;

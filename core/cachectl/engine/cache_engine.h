@@ -70,6 +70,7 @@ struct CacheStats {
     std::uint64_t logicalBytes = 0;  // cached blocks x 4 KiB
     std::uint64_t physicalBytes = 0; // RAM their data takes (compressed or raw)
     std::uint64_t metadataBytes = 0; // index + policy state, measured from the containers
+    // Blocks the clocks hold at most now; with compression it follows how well blocks compress.
     std::uint64_t capacityBlocks = 0;
     std::uint64_t ramBytes = 0; // the RAM budget (CacheConfig::ramBytes, or the last resize)
     std::uint64_t writebackErrors = 0;
@@ -152,6 +153,7 @@ private:
 
     // Capacity and dirty watermarks (blocks) from a RAM budget.
     void setCapacity(std::uint64_t ramBytes, std::uint64_t capacityBlocks);
+    void setShardBudgets(std::uint64_t ramBytes, std::size_t perShard);
 
     BlockStore& m_backing;
     CacheConfig m_config;

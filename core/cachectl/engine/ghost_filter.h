@@ -104,18 +104,11 @@ public:
         return expired;
     }
 
-    // Forgets everything and sizes the filters for a new capacity.
+    // Sizes the generations opened from now on for a new capacity; what is remembered stays.
     void resize(std::size_t capacity) {
         m_generationKeys = std::max<std::size_t>(1, (capacity + kGenerations - 2) /
                                                         (kGenerations - 1));
         m_lines = (m_generationKeys * kFilterBitsPerKey + kLineBits - 1) / kLineBits;
-        for (Generation& generation : m_ring) {
-            generation.lines = {};
-            generation.keys = 0;
-            generation.found = 0;
-        }
-        m_oldest = 0;
-        m_live = 0;
         m_capacity = capacity;
     }
 
