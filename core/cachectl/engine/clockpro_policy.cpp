@@ -472,8 +472,8 @@ void ClockProPolicy::setCapacity(std::size_t capacity, std::vector<std::uint64_t
 
 std::size_t ClockProPolicy::metadataBytes() const {
     return m_data.capacity() * sizeof(Node) + m_placed.capacity() * sizeof(std::uint32_t) +
-           m_index.memoryBytes() +
-           m_nonResident.memoryBytes() + m_dropped.capacity() * sizeof(std::uint32_t);
+           m_index.memoryBytes() + m_nonResident.memoryBytes() +
+           m_dropped.capacity() * sizeof(std::uint32_t);
 }
 
 } // namespace ssdk::cachectl::engine

@@ -38,7 +38,7 @@ public:
 
     // What insert() forgot to stay within the capacity.
     struct Forgotten {
-        std::size_t expired = 0; // keys not found again
+        std::size_t expired = 0;                 // keys not found again
         std::optional<std::uint32_t> placedUpTo; // their latest placement, if any went
     };
 
@@ -106,8 +106,8 @@ public:
 
     // Sizes the generations opened from now on for a new capacity; what is remembered stays.
     void resize(std::size_t capacity) {
-        m_generationKeys = std::max<std::size_t>(1, (capacity + kGenerations - 2) /
-                                                        (kGenerations - 1));
+        m_generationKeys =
+            std::max<std::size_t>(1, (capacity + kGenerations - 2) / (kGenerations - 1));
         m_lines = (m_generationKeys * kFilterBitsPerKey + kLineBits - 1) / kLineBits;
         m_capacity = capacity;
     }
@@ -138,8 +138,8 @@ private:
     using Line = std::array<std::uint64_t, kLineBits / 64>;
     struct Generation {
         std::vector<Line> lines;
-        std::size_t keys = 0;  // inserted since opened
-        std::size_t found = 0; // find() hits in this generation
+        std::size_t keys = 0;       // inserted since opened
+        std::size_t found = 0;      // find() hits in this generation
         std::uint32_t earliest = 0; // placements among its keys
         std::uint32_t latest = 0;
     };

@@ -304,7 +304,7 @@ private:
     std::size_t m_hotCount = 0;
     std::size_t m_coldCount = 0; // resident cold, in test or not
     std::size_t m_dataCount = 0;
-    std::vector<Node> m_data;           // resident and detached blocks
+    std::vector<Node> m_data;            // resident and detached blocks
     std::vector<std::uint32_t> m_placed; // per node: when it was last placed at the head
     std::uint32_t m_time = 0;            // placements so far (wraps)
     std::uint32_t m_free = kNil;

@@ -703,7 +703,9 @@ TEST_CASE("the engine keeps data and metadata within its RAM budget under evicti
             INFO(mib << " MiB, data " << static_cast<int>(data));
             MemoryBlockStore backing(4 * mib << 20);
             // Random bytes in the first `random` bytes of each block, zeroes after them.
-            const std::size_t random = data == Data::Quarter ? 1024 : data == Data::Zeroes ? 0 : 4096;
+            const std::size_t random = data == Data::Quarter  ? 1024
+                                       : data == Data::Zeroes ? 0
+                                                              : 4096;
             std::vector<std::byte> content(backing.size());
             std::mt19937_64 fill(7);
             for (std::size_t i = 0; i < content.size(); ++i) {
