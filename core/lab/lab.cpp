@@ -352,6 +352,10 @@ Expected<void> LabManager::destroy(std::string_view nameOrDevice) {
                                              describeUse(*current) +
                                              "); unmount or close it first");
         }
+        // Partitions that partx added (firstPartition) outlive the detach on kernels that leave
+        // partition scanning to user space, and would stand, stale, on the next drive attached
+        // as this loop device. Nothing to delete is not an error.
+        (void)m_runner.run({.argv = {"partx", "--delete", match->devicePath}});
         if (auto detached = detachLoop(match->devicePath); !detached) {
             return std::unexpected(Error(detached.error()).addContext(what));
         }
