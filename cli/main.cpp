@@ -16,6 +16,7 @@
 #include "cli/maintenance_commands.h"
 #include "cli/op_commands.h"
 #include "cli/perf_commands.h"
+#include "cli/trace_commands.h"
 #include "core/base/log.h"
 
 using namespace ssdk;
@@ -49,6 +50,7 @@ int main(int argc, char** argv) {
     addOpCommands(app, context, commands);
     addLabVmCommands(app, context, commands);
     addPerfCommands(app, context, commands);
+    addTraceCommands(app, context, commands);
     addHealthCommands(app, context, commands);
     addFirmwareCommands(app, context, commands);
 

@@ -21,6 +21,7 @@
 #include "helper/perf_verbs.h"
 #include "helper/ping_verb.h"
 #include "helper/smart_verbs.h"
+#include "helper/trace_verbs.h"
 
 using namespace ssdk;
 using namespace ssdk::helper;
@@ -62,6 +63,7 @@ int main(int argc, char** /*argv*/) {
                         labContext ? std::optional(eraseJournals(*labContext)) : std::nullopt);
     addSmartVerbs(service, runner);
     addPerfVerbs(service, runner, STDIN_FILENO);
+    addTraceVerbs(service, STDIN_FILENO);
     addFirmwareVerbs(service, systemNvmeAdmin(), firmware::systemFwupdService());
     cachectl::BackendRegistry cacheBackends;
     cachectl::addSystemBackends(cacheBackends, cachectl::HostEnv::live(runner));

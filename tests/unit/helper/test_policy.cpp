@@ -13,6 +13,7 @@
 #include "helper/perf_verbs.h"
 #include "helper/ping_verb.h"
 #include "helper/smart_verbs.h"
+#include "helper/trace_verbs.h"
 
 using namespace ssdk;
 using namespace ssdk::helper;
@@ -64,6 +65,7 @@ TEST_CASE("every verb has a polkit action graded as its verb", "[helper][polkit]
     addOpVerbs(service, LabContext{"/nonexistent", std::nullopt}, runner);
     addSmartVerbs(service, runner);
     addPerfVerbs(service, runner, -1);
+    addTraceVerbs(service, -1);
     addFirmwareVerbs(service, {}, nullptr);
     cachectl::BackendRegistry cacheBackends;
     cachectl::CacheManager cacheManager(cacheBackends, cachectl::HostEnv{}, "/nonexistent");

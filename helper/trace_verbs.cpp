@@ -1,0 +1,209 @@
+#include "helper/trace_verbs.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <ctime>
+#include <fmt/format.h>
+
+#include "core/perf/block_trace.h"
+#include "core/perf/platform/linux/block_tracer.h"
+#include "core/rpc/protocol.h"
+#include "helper/cancel_watch.h"
+#include "helper/validation.h"
+
+namespace ssdk::helper {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::size_t kMaxPath = 4096;
+// A "trace" event carries the request lines once this many have gathered (one helper line
+// holds at most rpc::kMaxLineBytes; a request line is at most ~42 bytes, JSON adds nothing to it
+// but the escaped newline).
+constexpr std::size_t kChunkBytes = 256 * 1024;
+static_assert(2 * kChunkBytes < rpc::kMaxLineBytes);
+// How long one wait for trace events lasts at most, so a stop is seen promptly.
+constexpr std::chrono::milliseconds kMaxWait{200};
+
+template <typename T> std::unexpected<Error> failed(const Expected<T>& result) {
+    return std::unexpected(result.error());
+}
+
+std::string utcNow() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    ::gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+// The requests of a recording, up to perf::kMaxTraceRequests; their lines go to the client in
+// "trace" events of about kChunkBytes.
+class TraceCollector {
+public:
+    explicit TraceCollector(const VerbEvents& events)
+        : m_events(events) {}
+
+    // Takes requests in order until the limit is reached; false from then on.
+    bool take(const std::vector<perf::BlockRequest>& requests) {
+        for (const auto& request : requests) {
+            if (truncated()) {
+                return false;
+            }
+            if (m_writer.summary().requests >= perf::kMaxTraceRequests) {
+                m_truncatedReason =
+                    fmt::format("the recording reached {} requests", perf::kMaxTraceRequests);
+                return false;
+            }
+            m_writer.add(request);
+            if (m_writer.body().size() >= kChunkBytes) {
+                sendLines();
+            }
+        }
+        return !truncated();
+    }
+    // Sends the lines gathered since the last "trace" event.
+    void sendLines() {
+        if (!m_writer.body().empty()) {
+            m_events("trace", Json{{"lines", m_writer.takeBody()}});
+        }
+    }
+
+    bool truncated() const { return !m_truncatedReason.empty(); }
+    const std::string& truncatedReason() const { return m_truncatedReason; }
+    const perf::BlocksTraceWriter& writer() const { return m_writer; }
+
+private:
+    const VerbEvents& m_events;
+    std::string m_truncatedReason;
+    perf::BlocksTraceWriter m_writer;
+};
+
+Expected<Json> recordVerb(int cancelFd, const Json& args, const VerbEvents& events) {
+    auto request = checkTraceRecordRequest(args);
+    if (!request) {
+        return failed(request);
+    }
+    // Recording only observes: a mounted device and the system disk are fine.
+    auto device =
+        validateBlockDevice(request->device, {.allowMounted = true, .allowSystemDisk = true});
+    if (!device) {
+        return failed(device);
+    }
+    perf::BlockTracer tracer;
+    if (auto started = tracer.start(request->device); !started) {
+        return failed(started);
+    }
+    const std::string& path = tracer.target().device;
+    const std::string recordedAt = utcNow();
+    const auto start = Clock::now();
+    const auto deadline = start + std::chrono::seconds(request->seconds);
+    std::atomic<bool> stopRequested{false};
+    CancelWatch watch(cancelFd, [&stopRequested] { stopRequested = true; });
+    TraceCollector collector(events);
+    const auto elapsed = [&start] {
+        return std::chrono::duration<double>(Clock::now() - start).count();
+    };
+    auto nextTick = start + std::chrono::seconds(1);
+    while (!stopRequested && !collector.truncated()) {
+        const auto now = Clock::now();
+        if (now >= deadline) {
+            break;
+        }
+        const auto wake = std::min({deadline, nextTick, now + kMaxWait});
+        auto batch = tracer.poll(std::chrono::duration_cast<std::chrono::milliseconds>(wake - now));
+        if (!batch) {
+            return failed(batch);
+        }
+        collector.take(*batch);
+        if (Clock::now() >= nextTick) {
+            nextTick += std::chrono::seconds(1);
+            const double seconds = elapsed();
+            const auto requests = collector.writer().summary().requests;
+            events("progress",
+                   Json{{"fraction", std::min(0.99, seconds / request->seconds)},
+                        {"text", fmt::format("recording {}: {:.0f} s of {}, {} requests", path,
+                                             seconds, request->seconds, requests)},
+                        {"elapsed_s", seconds},
+                        {"requests", requests}});
+        }
+    }
+    const bool stoppedEarly = stopRequested && !collector.truncated();
+    const double seconds = elapsed();
+    auto rest = tracer.stop();
+    if (!rest) {
+        return failed(rest);
+    }
+    collector.take(*rest);
+    collector.sendLines();
+
+    const auto& writer = collector.writer();
+    const auto& summary = writer.summary();
+    events("progress", Json{{"fraction", 1.0},
+                            {"text", fmt::format("recorded {}: {:.1f} s, {} requests", path,
+                                                 seconds, summary.requests)},
+                            {"elapsed_s", seconds},
+                            {"requests", summary.requests}});
+    const perf::BlocksTraceInfo info{.device = path,
+                                     .origin = tracer.target().origin,
+                                     .recordedAt = recordedAt,
+                                     .seconds = seconds,
+                                     .unparsed = tracer.unparsedLines(),
+                                     .lostEvents = tracer.lostEvents(),
+                                     .stoppedEarly = stoppedEarly,
+                                     .truncatedReason = collector.truncatedReason()};
+    return Json{{"device", path},
+                {"seconds", seconds},
+                {"requests", summary.requests},
+                {"reads", summary.reads},
+                {"writes", summary.writes},
+                {"discards", summary.discards},
+                {"bytes_read", summary.bytesRead},
+                {"bytes_written", summary.bytesWritten},
+                {"unparsed", tracer.unparsedLines()},
+                {"lost_events", tracer.lostEvents()},
+                {"stopped_early", stoppedEarly},
+                {"truncated", collector.truncated()},
+                {"truncated_reason", collector.truncatedReason()},
+                {"header", writer.header(info)}};
+}
+
+} // namespace
+
+Expected<TraceRecordRequest> checkTraceRecordRequest(const Json& args) {
+    if (auto keys = requireOnlyKeys(args, {"device", "seconds"}); !keys) {
+        return failed(keys);
+    }
+    TraceRecordRequest request;
+    auto device = stringArg(args, "device", kMaxPath);
+    if (!device) {
+        return failed(device);
+    }
+    if (!device->starts_with("/dev/")) {
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("'{}' is not a device path under /dev", *device));
+    }
+    request.device = *device;
+    auto seconds = unsignedArg(args, "seconds", kDefaultTraceSeconds);
+    if (!seconds) {
+        return failed(seconds);
+    }
+    if (*seconds < 1 || *seconds > kMaxTraceSeconds) {
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("argument 'seconds' must be 1 to {}", kMaxTraceSeconds));
+    }
+    request.seconds = static_cast<unsigned>(*seconds);
+    return request;
+}
+
+void addTraceVerbs(HelperService& service, int cancelFd) {
+    service.add(Verb{"trace.record", "io.github.ssdkeeper.trace.record", Grade::Change,
+                     [cancelFd](const Json& args, const VerbEvents& events) {
+                         return recordVerb(cancelFd, args, events);
+                     }});
+}
+
+} // namespace ssdk::helper
