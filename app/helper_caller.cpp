@@ -58,6 +58,7 @@ bool HelperCaller::call(const QString& verb, Json args) {
         Outcome outcome;
         auto result = client->call(verb, args, [&](const rpc::Event& event) {
             if (event.name != "progress") {
+                outcome.events.push_back(Json{{"name", event.name}, {"data", event.data}});
                 return;
             }
             const double fraction = event.data.value("fraction", -1.0);

@@ -26,6 +26,8 @@ public:
         bool ok = false;
         QString error; // Error::describe() when !ok
         Json result;
+        // The call's events other than "progress", in order: [{"name", "data"}, …].
+        Json events = Json::array();
     };
 
     explicit HelperCaller(QObject* parent = nullptr);

@@ -5,7 +5,6 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -21,14 +20,11 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
-#include <QtConcurrent>
 
 #include "app/helper_caller.h"
+#include "app/widgets/what_if_panel.h"
 #include "core/base/bytes.h"
 #include "core/cachectl/backend_manager.h"
-#include "core/cachectl/engine/policy.h"
-#include "core/cachectl/engine/simulator.h"
-#include "core/cachectl/engine/trace.h"
 
 namespace ssdk::app {
 
@@ -50,30 +46,6 @@ std::string str(const Json& json, const char* key) {
     return json.is_object() && json.contains(key) && json[key].is_string()
                ? json[key].get<std::string>()
                : std::string();
-}
-
-// The curve: the default policy and LRU over cache sizes up to the trace's unique blocks.
-std::pair<QString, std::vector<WhatIfPoint>> simulateTrace(const QString& path,
-                                                           const QString& formatName) {
-    using namespace ssdk::cachectl::engine;
-    auto format = parseTraceFormat(formatName.toStdString());
-    if (!format) {
-        return {qs(format.error().describe()), {}};
-    }
-    auto refs = readTrace(path.toStdString(), *format);
-    if (!refs) {
-        return {qs(refs.error().describe()), {}};
-    }
-    std::vector<WhatIfPoint> points;
-    for (const auto size : mrcSizes(countUniqueBlocks(*refs), 10)) {
-        auto ours = simulate(*refs, kDefaultPolicy, size);
-        auto lru = simulate(*refs, "lru", size);
-        if (!ours || !lru) {
-            return {qs((ours ? lru.error() : ours.error()).describe()), {}};
-        }
-        points.push_back({size * 4096, ours->hitRatio(), lru->hitRatio()});
-    }
-    return {QString(), points};
 }
 
 } // namespace
@@ -172,57 +144,22 @@ bool ManagerCacheCalls::call(const QString& verb, Json args) {
     return true;
 }
 
-RamCachePage::RamCachePage(CacheCalls* calls, QWidget* parent)
+RamCachePage::RamCachePage(CacheCalls* calls, TraceRecordCalls* recordCalls, QWidget* parent)
     : DevicePage(parent)
     , m_calls(calls != nullptr ? calls : new HelperCacheCalls(this)) {
     if (m_calls->parent() == nullptr) {
         m_calls->setParent(this);
     }
-    build();
+    build(recordCalls);
     connect(m_calls, &CacheCalls::finished, this, &RamCachePage::onFinished);
-    connect(
-        &m_whatIfWatcher, &QFutureWatcher<std::pair<QString, std::vector<WhatIfPoint>>>::finished,
-        this, [this] {
-            const auto [error, points] = m_whatIfWatcher.result();
-            m_whatIfSeries->clear();
-            m_whatIfLru->clear();
-            if (!error.isEmpty()) {
-                m_whatIfLabel->setText(tr("Could not replay the trace: %1").arg(error));
-            } else {
-                double maxX = 1;
-                for (const auto& point : points) {
-                    const double mib = static_cast<double>(point.cacheBytes) / kMiB;
-                    m_whatIfSeries->append(mib, point.hitRatio * 100.0);
-                    m_whatIfLru->append(mib, point.lruHitRatio * 100.0);
-                    maxX = std::max(maxX, mib);
-                }
-                auto axes = m_whatIfView->chart()->axes(Qt::Horizontal);
-                if (auto* axis =
-                        axes.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(axes.first())) {
-                    axis->setRange(0, maxX);
-                    // Small traces: fractions of a MiB must stay readable.
-                    axis->setLabelFormat(maxX < 10 ? QStringLiteral("%.2f") : QStringLiteral("%d"));
-                }
-                const auto& last = points.empty() ? WhatIfPoint{} : points.back();
-                m_whatIfLabel->setText(
-                    tr("%1 sizes up to %2: hit ratio %3 % with the cache's policy, %4 % with LRU")
-                        .arg(points.size())
-                        .arg(iec(last.cacheBytes))
-                        .arg(last.hitRatio * 100.0, 0, 'f', 1)
-                        .arg(last.lruHitRatio * 100.0, 0, 'f', 1));
-            }
-            m_openTrace->setEnabled(true);
-            emit whatIfReady();
-        });
+    connect(m_whatIf, &WhatIfPanel::ready, this, &RamCachePage::whatIfReady);
     m_clock.start();
     refresh();
 }
 
-RamCachePage::~RamCachePage() {
-    m_whatIfWatcher.waitForFinished();
-}
+RamCachePage::~RamCachePage() = default;
 
-void RamCachePage::build() {
+void RamCachePage::build(TraceRecordCalls* recordCalls) {
     auto* outer = new QVBoxLayout(this);
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
@@ -365,56 +302,8 @@ void RamCachePage::build() {
     liveLayout->addWidget(m_chartView);
     layout->addWidget(live);
 
-    auto* whatIf = new QGroupBox(tr("What would more RAM buy? (replay a recorded trace)"));
-    auto* whatIfLayout = new QVBoxLayout(whatIf);
-    auto* traceRow = new QHBoxLayout;
-    m_traceFormat = new QComboBox;
-    m_traceFormat->setObjectName("ramcache.traceFormat");
-    for (const auto& name : cachectl::engine::traceFormatNames()) {
-        m_traceFormat->addItem(qs(name));
-    }
-    m_traceFormat->setCurrentText(QStringLiteral("blocks"));
-    m_openTrace = new QPushButton(tr("Open trace…"));
-    m_openTrace->setObjectName("ramcache.openTrace");
-    traceRow->addWidget(new QLabel(tr("Format")));
-    traceRow->addWidget(m_traceFormat);
-    traceRow->addWidget(m_openTrace);
-    traceRow->addStretch(1);
-    whatIfLayout->addLayout(traceRow);
-    m_whatIfLabel = new QLabel(tr("Record a trace with `ssdkeeperctl trace record` or blktrace, "
-                                  "then open it here."));
-    m_whatIfLabel->setObjectName("ramcache.whatIfLabel");
-    m_whatIfLabel->setWordWrap(true);
-    whatIfLayout->addWidget(m_whatIfLabel);
-    auto* curve = new QChart;
-    curve->setMargins(QMargins(4, 4, 4, 4));
-    curve->legend()->setAlignment(Qt::AlignBottom);
-    m_whatIfSeries = new QLineSeries;
-    m_whatIfSeries->setName(tr("SSD Keeper cache"));
-    m_whatIfLru = new QLineSeries;
-    m_whatIfLru->setName(tr("LRU"));
-    curve->addSeries(m_whatIfSeries);
-    curve->addSeries(m_whatIfLru);
-    auto* sizeAxis = new QValueAxis;
-    sizeAxis->setTitleText(tr("cache size (MiB)"));
-    sizeAxis->setLabelFormat(QStringLiteral("%d"));
-    sizeAxis->setRange(0, 100); // before a trace: not 0..1 printed as "0 0 0 0 1"
-    auto* ratioAxis = new QValueAxis;
-    ratioAxis->setRange(0, 100);
-    ratioAxis->setLabelFormat(QStringLiteral("%d %%"));
-    ratioAxis->setTitleText(tr("hit ratio"));
-    curve->addAxis(sizeAxis, Qt::AlignBottom);
-    curve->addAxis(ratioAxis, Qt::AlignLeft);
-    for (auto* series : {m_whatIfSeries, m_whatIfLru}) {
-        series->attachAxis(sizeAxis);
-        series->attachAxis(ratioAxis);
-    }
-    m_whatIfView = new QChartView(curve);
-    m_whatIfView->setObjectName("ramcache.whatIf");
-    m_whatIfView->setRenderHint(QPainter::Antialiasing);
-    m_whatIfView->setMinimumHeight(200);
-    whatIfLayout->addWidget(m_whatIfView);
-    layout->addWidget(whatIf);
+    m_whatIf = new WhatIfPanel(recordCalls);
+    layout->addWidget(m_whatIf);
 
     m_message = new QLabel;
     m_message->setObjectName("ramcache.message");
@@ -450,12 +339,6 @@ void RamCachePage::build() {
             m_flush->setEnabled(false);
             send(QStringLiteral("cache.flush"),
                  Json{{"device", str((*active)["cache"]["plan"], "origin")}});
-        }
-    });
-    connect(m_openTrace, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open a block trace"));
-        if (!path.isEmpty()) {
-            loadTrace(path, m_traceFormat->currentText());
         }
     });
     m_writeBackWarning->setVisible(false);
@@ -728,6 +611,7 @@ void RamCachePage::updateSizeLabel() {
 }
 
 void RamCachePage::updateControls() {
+    m_whatIf->setRecordTarget(selectedPartition());
     const int index = m_backend->currentIndex();
     Json backend;
     for (const auto& item : m_backends) {
@@ -997,9 +881,7 @@ void RamCachePage::confirmAtNextBoot(const Json& fstab, Json args) {
 }
 
 void RamCachePage::loadTrace(const QString& path, const QString& format) {
-    m_openTrace->setEnabled(false);
-    m_whatIfLabel->setText(tr("Replaying %1…").arg(path));
-    m_whatIfWatcher.setFuture(QtConcurrent::run(simulateTrace, path, format));
+    m_whatIf->loadTrace(path, format);
 }
 
 } // namespace ssdk::app

@@ -5,7 +5,6 @@
 #include <optional>
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QStringList>
 
 #include "app/pages/device_page.h"
@@ -33,6 +32,8 @@ class CacheManager;
 namespace ssdk::app {
 
 class HelperCaller;
+class TraceRecordCalls;
+class WhatIfPanel;
 
 // How the RAM Cache page reaches the cache verbs (helper/cache_verbs.h): through the helper,
 // or, in tests, straight to a CacheManager over fake backends. One call at a time; finished()
@@ -72,13 +73,6 @@ private:
     Json m_ram;
 };
 
-// One point of the what-if curve: hit ratio of the default policy and of LRU at a cache size.
-struct WhatIfPoint {
-    std::uint64_t cacheBytes = 0;
-    double hitRatio = 0.0;
-    double lruHitRatio = 0.0;
-};
-
 // The RAM Cache page: turn a RAM cache on for a partition of the selected drive over one of
 // the backends (greyed out with the reason when it cannot run here), size it against the
 // machine's RAM (RAPID's rule suggested), pick compression and write mode, watch hit ratio,
@@ -87,13 +81,14 @@ struct WhatIfPoint {
 class RamCachePage final : public DevicePage {
     Q_OBJECT
 public:
-    // calls: nullptr = through the helper.
-    explicit RamCachePage(CacheCalls* calls = nullptr, QWidget* parent = nullptr);
+    // calls, recordCalls: nullptr = through the helper.
+    explicit RamCachePage(CacheCalls* calls = nullptr, TraceRecordCalls* recordCalls = nullptr,
+                          QWidget* parent = nullptr);
     ~RamCachePage() override;
 
     void setDevice(const device::Device* device) override;
     // Replays a trace (a path and a simulator format name) for the what-if curve, off the GUI
-    // thread.
+    // thread (WhatIfPanel::loadTrace).
     void loadTrace(const QString& path, const QString& format);
     // Asks for backends, RAM and caches again.
     void refresh();
@@ -102,7 +97,7 @@ signals:
     void whatIfReady(); // the curve of the last loadTrace is drawn (or its error shown)
 
 private:
-    void build();
+    void build(TraceRecordCalls* recordCalls);
     void send(const QString& verb, Json args);
     void pump();
     void onFinished(const QString& verb, bool ok, const QString& error, const Json& result);
@@ -172,13 +167,7 @@ private:
     QElapsedTimer m_clock;
     QTimer* m_poll;
 
-    QComboBox* m_traceFormat;
-    QPushButton* m_openTrace;
-    QLabel* m_whatIfLabel;
-    QChartView* m_whatIfView;
-    QLineSeries* m_whatIfSeries;
-    QLineSeries* m_whatIfLru;
-    QFutureWatcher<std::pair<QString, std::vector<WhatIfPoint>>> m_whatIfWatcher;
+    WhatIfPanel* m_whatIf;
 };
 
 } // namespace ssdk::app
