@@ -285,8 +285,14 @@ void WhatIfPanel::onRecorded(bool ok, const QString& error, const Json& result) 
                        .arg(result.value("writes", std::uint64_t{0}))
                        .arg(m_target)
                        .arg(result.value("seconds", 0.0), 0, 'f', 0);
+    if (result.value("stopped_early", false)) {
+        text += tr(" (stopped early)");
+    }
     if (result.value("truncated", false)) {
         text += tr(" (stopped at the request limit)");
+    }
+    if (const auto lost = result.value("lost_events", std::uint64_t{0}); lost > 0) {
+        text += tr(" (the kernel dropped %1 events: its trace buffer was full)").arg(lost);
     }
     m_source = text + tr(", saved as %1. ").arg(path);
     m_label->setText(m_source + tr("Replaying…"));

@@ -169,6 +169,7 @@ TEST_CASE("the what-if panel records a workload, saves it and replays it", "[gui
         CHECK_FALSE(record->isEnabled()); // until the answer comes
         REQUIRE(drawn.wait(20000));
         CHECK(label->text().contains(QStringLiteral("Recorded 2000 requests")));
+        CHECK(label->text().contains(QStringLiteral("(stopped early)")));
         CHECK(tracesIn(traces).size() == 1);
         CHECK(curve->count() >= 5);
     }
