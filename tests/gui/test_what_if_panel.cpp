@@ -39,8 +39,8 @@ std::string workloadTrace(int requests) {
     return out.str();
 }
 
-// trace.record answered on later turns of the event loop: one progress event, then the result
-// (or the error, or what was seen until stop()).
+// trace.record answered on later turns of the event loop: one progress event, then, once the
+// test says the time is up (complete()) or stops it, the result (or the error).
 class FakeRecordCalls final : public TraceRecordCalls {
 public:
     bool record(const QString& device, unsigned seconds) override {
@@ -52,19 +52,19 @@ public:
         QTimer::singleShot(10, this, [this, device] {
             emit progress(0.5, QStringLiteral("recording %1: 1 s of 2, 4000 requests").arg(device));
         });
-        if (!holdUntilStopped) {
-            QTimer::singleShot(50, this, [this] { answer(false); });
-        }
         return true;
     }
     void stop() override {
         ++stops;
         QTimer::singleShot(10, this, [this] { answer(true); });
     }
+    // The recording's time is up: the result (or the error) arrives.
+    void complete() {
+        QTimer::singleShot(0, this, [this] { answer(false); });
+    }
 
     std::vector<std::pair<QString, unsigned>> requests;
     int stops = 0;
-    bool holdUntilStopped = false;
     QString error; // non-empty: the recording fails with it
 
 private:
@@ -141,6 +141,7 @@ TEST_CASE("the what-if panel records a workload, saves it and replays it", "[gui
         REQUIRE(
             QTest::qWaitFor([&] { return label->text().contains(QStringLiteral("1 s of 2")); }));
         CHECK(progress->value() == 500);
+        calls->complete();
         REQUIRE(drawn.wait(20000));
         CHECK(label->text().contains(QStringLiteral("Recorded 8000 requests (4000 reads, 4000 "
                                                     "writes) from /dev/loop0p2 in 2 s")));
@@ -160,7 +161,6 @@ TEST_CASE("the what-if panel records a workload, saves it and replays it", "[gui
     }
 
     SECTION("Stop ends the recording early and keeps what was recorded") {
-        calls->holdUntilStopped = true;
         QSignalSpy drawn(&panel, &WhatIfPanel::ready);
         record->click();
         REQUIRE(record->text() == QStringLiteral("Stop"));
@@ -177,6 +177,7 @@ TEST_CASE("the what-if panel records a workload, saves it and replays it", "[gui
     SECTION("a failed recording says why and changes nothing") {
         calls->error = QStringLiteral("tracefs is not mounted and could not be mounted");
         record->click();
+        calls->complete();
         REQUIRE(QTest::qWaitFor([&] { return record->text() == QStringLiteral("Record"); }));
         CHECK(label->text() == QStringLiteral("Could not record /dev/loop0p2: tracefs is not "
                                               "mounted and could not be mounted"));
