@@ -1,8 +1,13 @@
 #include "cli/cli_context.h"
 
+#include <atomic>
+#include <csignal>
+#include <ctime>
 #include <fmt/format.h>
 #include <iostream>
+#include <pthread.h>
 #include <string>
+#include <thread>
 #include <unistd.h>
 
 namespace ssdk::cli {
@@ -49,6 +54,46 @@ rpc::HelperClient::EventHandler progressPrinter(const CliContext& context) {
             std::cerr << '\n';
         }
     };
+}
+
+Expected<Json> callHelperInterruptible(const CliContext& context, const std::string& verb,
+                                       const Json& args, const std::string& cancelling,
+                                       const rpc::HelperClient::EventHandler& onOtherEvent) {
+    rpc::HelperClient helper;
+    sigset_t interrupt;
+    sigset_t previous;
+    sigemptyset(&interrupt);
+    sigaddset(&interrupt, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &interrupt, &previous);
+    std::atomic<bool> done{false};
+    std::thread canceller([&] {
+        const timespec tick{0, 200'000'000};
+        bool cancelled = false;
+        while (!done) {
+            if (sigtimedwait(&interrupt, nullptr, &tick) == SIGINT && !cancelled) {
+                cancelled = true;
+                std::cerr << "\n" << cancelling << "\n";
+                helper.cancel();
+            }
+        }
+    });
+    const auto printProgress = progressPrinter(context);
+    auto answer = helper.call(verb, args, [&](const rpc::Event& event) {
+        if (event.name != "progress") {
+            if (onOtherEvent) {
+                onOtherEvent(event);
+            }
+        } else if (printProgress) { // none with --json
+            printProgress(event);
+        }
+    });
+    done = true;
+    canceller.join();
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    if (!context.json && ::isatty(STDERR_FILENO) != 0) {
+        std::cerr << "\r\033[K";
+    }
+    return answer;
 }
 
 bool confirmed(bool yes, const std::string& question) {

@@ -31,6 +31,14 @@ void printJson(const Json& json);
 // terminal, a line per event otherwise; nothing with --json (stdout carries the JSON).
 rpc::HelperClient::EventHandler progressPrinter(const CliContext& context);
 
+// Calls a helper verb that Ctrl-C stops: SIGINT is blocked meanwhile and turned, once, into the
+// helper's cancel message (saying `cancelling` on stderr). "progress" events are shown as
+// progressPrinter shows them; other events go to onOtherEvent. The progress line is cleared
+// when the call returns.
+Expected<Json> callHelperInterruptible(const CliContext& context, const std::string& verb,
+                                       const Json& args, const std::string& cancelling,
+                                       const rpc::HelperClient::EventHandler& onOtherEvent = {});
+
 // Asks `question [y/N]` on the terminal; `yes` (a --yes flag) answers it. Without a terminal
 // and without `yes` the answer is no, with a message saying to pass --yes.
 bool confirmed(bool yes, const std::string& question);

@@ -1,6 +1,5 @@
 #include "cli/perf_commands.h"
 
-#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <ctime>
@@ -8,7 +7,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <pthread.h>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
@@ -232,29 +230,7 @@ Expected<perf::BenchResult> benchThroughHelper(const CliContext& context,
               {"round_s", options.roundS},
               {"gaps_s", options.gapsS},
               {"burst", options.burst.value}};
-    rpc::HelperClient helper;
-    sigset_t interrupt;
-    sigset_t previous;
-    sigemptyset(&interrupt);
-    sigaddset(&interrupt, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &interrupt, &previous);
-    std::atomic<bool> done{false};
-    std::thread canceller([&] {
-        const timespec tick{0, 200'000'000};
-        while (!done) {
-            if (sigtimedwait(&interrupt, nullptr, &tick) == SIGINT) {
-                std::cerr << "\ncancelling: stopping fio…\n";
-                helper.cancel();
-            }
-        }
-    });
-    auto answer = helper.call("perf.bench", args, progressPrinter(context));
-    done = true;
-    canceller.join();
-    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-    if (!context.json && ::isatty(STDERR_FILENO) != 0) {
-        std::cerr << "\r\033[K";
-    }
+    auto answer = callHelperInterruptible(context, "perf.bench", args, "cancelling: stopping fio…");
     if (!answer) {
         return std::unexpected(Error(answer.error()).addContext("benchmarking " + target.path));
     }

@@ -1,16 +1,11 @@
 #include "cli/trace_commands.h"
 
-#include <atomic>
 #include <cerrno>
-#include <csignal>
-#include <ctime>
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
-#include <pthread.h>
 #include <sys/stat.h>
-#include <thread>
 #include <unistd.h>
 
 #include "core/base/atomic_file.h"
@@ -86,43 +81,17 @@ std::string shellWord(const std::string& word) {
 }
 
 // Calls trace.record; Ctrl-C becomes the helper's cancel message, which stops the recording
-// and still brings back what was recorded (a thread waits for SIGINT, blocked meanwhile). The
-// request lines of the "trace" events are gathered into lines, in order.
+// and still brings back what was recorded. The request lines of the "trace" events are gathered
+// into lines, in order.
 Expected<Json> recordThroughHelper(const CliContext& context, const Json& args,
                                    std::string& lines) {
-    rpc::HelperClient helper;
-    sigset_t interrupt;
-    sigset_t previous;
-    sigemptyset(&interrupt);
-    sigaddset(&interrupt, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &interrupt, &previous);
-    std::atomic<bool> done{false};
-    std::thread canceller([&] {
-        const timespec tick{0, 200'000'000};
-        bool stopping = false;
-        while (!done) {
-            if (sigtimedwait(&interrupt, nullptr, &tick) == SIGINT && !stopping) {
-                stopping = true;
-                std::cerr << "\nstopping the recording; what was recorded so far is kept…\n";
-                helper.cancel();
-            }
-        }
-    });
-    const auto printProgress = progressPrinter(context);
-    auto answer = helper.call("trace.record", args, [&](const rpc::Event& event) {
-        if (event.name == "trace") {
-            lines += event.data.value("lines", std::string());
-        } else if (printProgress) { // none with --json
-            printProgress(event);
-        }
-    });
-    done = true;
-    canceller.join();
-    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-    if (!context.json && ::isatty(STDERR_FILENO) != 0) {
-        std::cerr << "\r\033[K";
-    }
-    return answer;
+    return callHelperInterruptible(context, "trace.record", args,
+                                   "stopping the recording; what was recorded so far is kept…",
+                                   [&lines](const rpc::Event& event) {
+                                       if (event.name == "trace") {
+                                           lines += event.data.value("lines", std::string());
+                                       }
+                                   });
 }
 
 void printSummary(const Json& result, const std::string& output) {
