@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/base/sysfs_root.h"
+#include "core/base/timestamp.h"
 #include "core/maintenance/erase/guards.h"
 #include "core/maintenance/erase/methods.h"
 #include "core/maintenance/erase/unfreeze.h"
@@ -367,13 +368,8 @@ Expected<Json> eraseVerb(const erase::TransportFactory& transports, const Journa
         return failed(chosen);
     }
     // Nothing has reached the drive yet: a refusal above leaves no journal behind.
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    ::gmtime_r(&now, &utc);
-    char started[32];
-    std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", &utc);
     auto journal =
-        erase::newJournal(*device, std::string(erase::toString(*chosen)), std::string(started));
+        erase::newJournal(*device, std::string(erase::toString(*chosen)), utcTimestampNow());
     if (caps.knownAtaPassword) {
         journal.ataPassword = status->journal->ataPassword;
     }

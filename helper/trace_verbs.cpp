@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <ctime>
 #include <fmt/format.h>
 
+#include "core/base/timestamp.h"
 #include "core/perf/block_trace.h"
 #include "core/perf/platform/linux/block_tracer.h"
 #include "core/rpc/protocol.h"
@@ -29,15 +29,6 @@ constexpr std::chrono::milliseconds kMaxWait{200};
 
 template <typename T> std::unexpected<Error> failed(const Expected<T>& result) {
     return std::unexpected(result.error());
-}
-
-std::string utcNow() {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    ::gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
 }
 
 // The requests of a recording, up to perf::kMaxTraceRequests; their lines go to the client in
@@ -98,7 +89,7 @@ Expected<Json> recordVerb(int cancelFd, const Json& args, const VerbEvents& even
         return failed(started);
     }
     const std::string& path = tracer.target().device;
-    const std::string recordedAt = utcNow();
+    const std::string recordedAt = utcTimestampNow();
     const auto start = Clock::now();
     const auto deadline = start + std::chrono::seconds(request->seconds);
     std::atomic<bool> stopRequested{false};

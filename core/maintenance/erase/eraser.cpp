@@ -2,7 +2,6 @@
 
 #include <cerrno>
 #include <chrono>
-#include <ctime>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <linux/fs.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/base/log.h"
+#include "core/base/timestamp.h"
 #include "core/base/unique_fd.h"
 #include "core/maintenance/block_io.h"
 #include "core/maintenance/transport/ata_device.h"
@@ -25,15 +25,6 @@ namespace {
 using namespace std::chrono_literals;
 constexpr std::size_t kBlock = 4096;
 constexpr std::uint32_t kSpreadSamples = 64;
-
-std::string isoNow() {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    ::gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
-}
 
 std::uint64_t checksum(std::span<const std::uint8_t> block) {
     std::uint64_t hash = 1469598103934665603ULL;
@@ -83,7 +74,7 @@ Expected<void> record(EraseJournalStore::Active* journal,
         return {};
     }
     change(journal->journal());
-    journal->journal().updated = isoNow();
+    journal->journal().updated = utcTimestampNow();
     return journal->save();
 }
 
@@ -376,7 +367,7 @@ Expected<EraseCertificate> eraseDevice(const device::Device& device, Method meth
     if (!before) {
         return std::unexpected(before.error());
     }
-    cert.started = isoNow();
+    cert.started = utcTimestampNow();
     // From here on the drive's contents are undefined until the erase completes: the journal
     // says so first, then follows every step.
     if (auto saved = record(journal,
@@ -438,7 +429,7 @@ Expected<EraseCertificate> eraseDevice(const device::Device& device, Method meth
         });
         return std::unexpected(std::move(error));
     }
-    cert.finished = isoNow();
+    cert.finished = utcTimestampNow();
     cert.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (progress) {
         progress(0.95, "verifying: reading the same spread of blocks");
