@@ -84,6 +84,9 @@ Expected<Json> recordVerb(int cancelFd, const Json& args, const VerbEvents& even
     if (!device) {
         return failed(device);
     }
+    if (auto mounted = perf::mountTracefsIfNeeded(); !mounted) {
+        return failed(mounted);
+    }
     perf::BlockTracer tracer;
     if (auto started = tracer.start(request->device); !started) {
         return failed(started);

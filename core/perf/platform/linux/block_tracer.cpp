@@ -11,6 +11,7 @@
 #include <limits>
 #include <memory>
 #include <poll.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <thread>
@@ -194,6 +195,20 @@ Expected<TraceTarget> resolveTraceTarget(const std::string& devicePath, const Sy
                                 "relative to the partition",
                                 diskDir.filename().string(), *start, *size);
     return target;
+}
+
+Expected<void> mountTracefsIfNeeded(const fs::path& tracefs) {
+    std::error_code ec;
+    if (!fs::is_directory(tracefs, ec) || fs::is_directory(tracefs / "instances", ec)) {
+        return {}; // no tracefs in this kernel, or mounted: start() says which
+    }
+    if (::mount("tracefs", tracefs.c_str(), "tracefs", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) !=
+        0) {
+        return failErrno(errno, "mounting tracefs at " + tracefs.string() +
+                                    " (mount -t tracefs nodev " + tracefs.string() + ")");
+    }
+    logger()->info("mounted tracefs at {}", tracefs.string());
+    return {};
 }
 
 BlockTracer::BlockTracer(fs::path tracefs, SysfsRoot root)

@@ -39,6 +39,12 @@ std::uint64_t kernelDevT(unsigned major, unsigned minor);
 Expected<TraceTarget> resolveTraceTarget(const std::string& devicePath,
                                          const SysfsRoot& root = SysfsRoot());
 
+// Mounts tracefs at `tracefs` when the kernel has it but nothing is mounted there (systemd
+// mounts it at boot; a machine without systemd may not), as perf and trace-cmd do. Nothing
+// when it is mounted or the kernel has no tracefs. Errors: those of mount(2), with the command
+// that would do it. Root only.
+Expected<void> mountTracefsIfNeeded(const std::filesystem::path& tracefs = kTracefsPath);
+
 // One recording: start(), poll() until done, stop(). Whatever happens (an error, an exception,
 // a cancel), the event is disabled and the instance removed, by stop() or the destructor.
 class BlockTracer {
