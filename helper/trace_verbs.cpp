@@ -38,23 +38,19 @@ public:
     explicit TraceCollector(const VerbEvents& events)
         : m_events(events) {}
 
-    // Takes requests in order until the limit is reached; false from then on.
-    bool take(const std::vector<perf::BlockRequest>& requests) {
+    // Takes requests in order until the limit is reached; the rest are left out.
+    void take(const std::vector<perf::BlockRequest>& requests) {
         for (const auto& request : requests) {
-            if (truncated()) {
-                return false;
-            }
             if (m_writer.summary().requests >= perf::kMaxTraceRequests) {
                 m_truncatedReason =
                     fmt::format("the recording reached {} requests", perf::kMaxTraceRequests);
-                return false;
+                return;
             }
             m_writer.add(request);
             if (m_writer.body().size() >= kChunkBytes) {
                 sendLines();
             }
         }
-        return !truncated();
     }
     // Sends the lines gathered since the last "trace" event.
     void sendLines() {
