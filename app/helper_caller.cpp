@@ -47,18 +47,21 @@ void HelperCaller::cancel() {
     }
 }
 
-bool HelperCaller::call(const QString& verb, Json args) {
+bool HelperCaller::call(const QString& verb, Json args, EventSink events) {
     if (m_busy) {
         return false;
     }
     m_busy = true;
     m_verb = verb;
     m_watcher.setFuture(QtConcurrent::run([client = client(), target = m_eventTarget, qverb = verb,
-                                           verb = verb.toStdString(), args = std::move(args)] {
+                                           verb = verb.toStdString(), args = std::move(args),
+                                           events = std::move(events)] {
         Outcome outcome;
         auto result = client->call(verb, args, [&](const rpc::Event& event) {
             if (event.name != "progress") {
-                outcome.events.push_back(Json{{"name", event.name}, {"data", event.data}});
+                if (events) {
+                    events(event);
+                }
                 return;
             }
             const double fraction = event.data.value("fraction", -1.0);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 
@@ -13,7 +14,8 @@ class QProgressBar;
 
 namespace ssdk::rpc {
 class HelperClient;
-}
+struct Event;
+} // namespace ssdk::rpc
 
 namespace ssdk::app {
 
@@ -26,17 +28,18 @@ public:
         bool ok = false;
         QString error; // Error::describe() when !ok
         Json result;
-        // The call's events other than "progress", in order: [{"name", "data"}, …].
-        Json events = Json::array();
     };
+    // Receives the running call's events other than "progress", in order, on the pool
+    // thread (so a verb that streams its output is not held here a second time).
+    using EventSink = std::function<void(const rpc::Event&)>;
 
     explicit HelperCaller(QObject* parent = nullptr);
     ~HelperCaller() override;
 
     bool isBusy() const { return m_busy; }
-    // Starts verb(args) on a pool thread; finished() arrives on this object's thread.
-    // Returns false (and does nothing) while another call is running.
-    bool call(const QString& verb, Json args);
+    // Starts verb(args) on a pool thread; finished() arrives on this object's thread, after
+    // the last call of `events`. Returns false (and does nothing) while another call runs.
+    bool call(const QString& verb, Json args, EventSink events = {});
     // Asks the helper to stop the running call (rpc::HelperClient::cancel); finished() still
     // arrives, with the verb's Cancelled error (or its result when it could not stop).
     void cancel();

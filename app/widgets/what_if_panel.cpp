@@ -22,6 +22,7 @@
 #include "core/cachectl/engine/simulator.h"
 #include "core/cachectl/engine/trace.h"
 #include "core/lab/lab.h"
+#include "core/rpc/protocol.h"
 
 namespace ssdk::app {
 
@@ -61,7 +62,7 @@ std::pair<QString, std::vector<WhatIfPoint>> simulateTrace(const QString& path,
 
 // Saves a recorded trace (the simulator's "blocks" format) and replays it.
 std::pair<QString, std::vector<WhatIfPoint>> saveAndSimulate(const QString& path,
-                                                             const std::string& trace) {
+                                                             const QByteArray& trace) {
     const std::filesystem::path file = path.toStdString();
     std::error_code error;
     std::filesystem::create_directories(file.parent_path(), error);
@@ -70,7 +71,8 @@ std::pair<QString, std::vector<WhatIfPoint>> saveAndSimulate(const QString& path
                     .arg(qs(file.parent_path().string()), qs(error.message())),
                 {}};
     }
-    if (auto written = writeFileAtomically(file, trace, 0600); !written) {
+    const std::string_view text(trace.constData(), static_cast<std::size_t>(trace.size()));
+    if (auto written = writeFileAtomically(file, text, 0600); !written) {
         return {qs(written.error().describe()), {}};
     }
     return simulateTrace(path, QStringLiteral("blocks"));
@@ -92,22 +94,18 @@ HelperTraceRecordCalls::HelperTraceRecordCalls(QObject* parent)
     , m_caller(new HelperCaller(this)) {
     connect(m_caller, &HelperCaller::finished, this,
             [this](const QString&, const HelperCaller::Outcome& outcome) {
+                QByteArray trace = m_lines ? std::move(*m_lines) : QByteArray();
+                m_lines.reset();
                 if (!outcome.ok) {
-                    emit finished(false, outcome.error, outcome.result);
+                    emit finished(false, outcome.error, outcome.result, QByteArray());
                     return;
                 }
                 // The recording is the result's header and then the lines of each "trace"
                 // event (helper/trace_verbs.h).
                 Json result = outcome.result;
-                std::string trace = result.value("header", std::string());
-                for (const auto& event : outcome.events) {
-                    if (event.value("name", std::string()) == "trace") {
-                        trace += event["data"].value("lines", std::string());
-                    }
-                }
+                trace.prepend(QByteArray::fromStdString(result.value("header", std::string())));
                 result.erase("header");
-                result["trace"] = std::move(trace);
-                emit finished(true, QString(), result);
+                emit finished(true, QString(), result, trace);
             });
     connect(m_caller, &HelperCaller::progress, this,
             [this](const QString&, double fraction, const QString& text) {
@@ -116,8 +114,21 @@ HelperTraceRecordCalls::HelperTraceRecordCalls(QObject* parent)
 }
 
 bool HelperTraceRecordCalls::record(const QString& device, unsigned seconds) {
-    return m_caller->call(QStringLiteral("trace.record"),
-                          Json{{"device", device.toStdString()}, {"seconds", seconds}});
+    auto lines = std::make_shared<QByteArray>();
+    const bool started = m_caller->call(
+        QStringLiteral("trace.record"),
+        Json{{"device", device.toStdString()}, {"seconds", seconds}},
+        [lines](const rpc::Event& event) {
+            const auto chunk = event.data.find("lines");
+            if (event.name == "trace" && chunk != event.data.end() && chunk->is_string()) {
+                const auto& text = chunk->get_ref<const std::string&>();
+                lines->append(text.data(), static_cast<qsizetype>(text.size()));
+            }
+        });
+    if (started) {
+        m_lines = std::move(lines);
+    }
+    return started;
 }
 
 void HelperTraceRecordCalls::stop() {
@@ -261,7 +272,8 @@ void WhatIfPanel::onRecordClicked() {
     updateRecordControls();
 }
 
-void WhatIfPanel::onRecorded(bool ok, const QString& error, const Json& result) {
+void WhatIfPanel::onRecorded(bool ok, const QString& error, const Json& result,
+                             const QByteArray& trace) {
     m_recording = false;
     if (!ok) {
         m_label->setText(tr("Could not record %1: %2").arg(m_target, error));
@@ -269,8 +281,7 @@ void WhatIfPanel::onRecorded(bool ok, const QString& error, const Json& result) 
         return;
     }
     const auto requests = result.value("requests", std::uint64_t{0});
-    const auto trace = result.value("trace", std::string());
-    if (requests == 0 || trace.empty()) {
+    if (requests == 0 || trace.isEmpty()) {
         m_label->setText(tr("%1 saw no requests in %2 s: nothing to replay. Record while the "
                             "workload runs.")
                              .arg(m_target)

@@ -1,8 +1,10 @@
 #pragma once
 
+#include <memory>
 #include <utility>
 #include <vector>
 
+#include <QByteArray>
 #include <QFutureWatcher>
 #include <QGroupBox>
 #include <QString>
@@ -35,8 +37,8 @@ public:
 signals:
     void progress(double fraction, const QString& text);
     // result: the verb's answer ({requests, reads, writes, seconds, stopped_early, truncated,
-    // …}) with the whole recording as "trace" (the simulator's "blocks" format).
-    void finished(bool ok, const QString& error, const ssdk::Json& result);
+    // …}); trace: the whole recording (the simulator's "blocks" format).
+    void finished(bool ok, const QString& error, const ssdk::Json& result, const QByteArray& trace);
 };
 
 // Through ssdkeeper-helper (pkexec), on a helper process of its own so the page's cache calls
@@ -50,6 +52,9 @@ public:
 
 private:
     HelperCaller* m_caller;
+    // The running recording's lines, appended on the helper caller's pool thread and read
+    // here once its finished() arrived.
+    std::shared_ptr<QByteArray> m_lines;
 };
 
 // One point of the what-if curve: hit ratio of the default policy and of LRU at a cache size.
@@ -80,7 +85,7 @@ signals:
 
 private:
     void onRecordClicked();
-    void onRecorded(bool ok, const QString& error, const Json& result);
+    void onRecorded(bool ok, const QString& error, const Json& result, const QByteArray& trace);
     void showCurve(const QString& error, const std::vector<WhatIfPoint>& points);
     void updateRecordControls();
 

@@ -71,7 +71,7 @@ private:
     void answer(bool stopped) {
         running = false;
         if (!error.isEmpty()) {
-            emit finished(false, error, Json());
+            emit finished(false, error, Json(), QByteArray());
             return;
         }
         const int count = stopped ? 2000 : 8000;
@@ -82,8 +82,8 @@ private:
                            {"reads", count / 2},
                            {"writes", count / 2},
                            {"stopped_early", stopped},
-                           {"truncated", false},
-                           {"trace", workloadTrace(count)}});
+                           {"truncated", false}},
+                      QByteArray::fromStdString(workloadTrace(count)));
     }
     bool running = false;
 };
