@@ -11,6 +11,7 @@
 #include "helper/helper_service.h"
 #include "helper/maintenance_verbs.h"
 #include "tests/integration/maintenance/maintenance_scratch.h"
+#include "tests/support/allow_all.h"
 #include "tests/unit/maintenance/fake_scsi_transport.h"
 #include "tests/unit/maintenance/identify_builder.h"
 
@@ -34,11 +35,6 @@ std::uint64_t allocated(const fs::path& image) {
     REQUIRE(::stat(image.c_str(), &info) == 0);
     return static_cast<std::uint64_t>(info.st_blocks) * 512;
 }
-
-class AllowAll : public helper::Authorizer {
-public:
-    Expected<void> authorize(const std::string&) override { return {}; }
-};
 
 } // namespace
 
@@ -78,7 +74,7 @@ TEST_CASE("erase refusals: mounted partition, wrong model, system disk", "[maint
     const MaintenanceScratch scratch;
     const auto drive = makeLabDrive("maint-refuse", Bytes::mib(128), "gpt-ext4");
     SystemProcessRunner runner;
-    AllowAll authorizer;
+    test::AllowAll authorizer;
     helper::HelperService service(authorizer);
     helper::addMaintenanceVerbs(service, runner, systemTransports());
     auto call = [&](const Json& args) {
@@ -126,7 +122,7 @@ TEST_CASE("erase.probe lists the methods of a lab drive with its confirmation wo
     const MaintenanceScratch scratch;
     const auto drive = makeLabDrive("maint-probe", Bytes::mib(64), "empty");
     SystemProcessRunner runner;
-    AllowAll authorizer;
+    test::AllowAll authorizer;
     helper::HelperService service(authorizer);
     helper::addMaintenanceVerbs(service, runner, systemTransports());
     const std::string line =
@@ -411,7 +407,7 @@ TEST_CASE("a helper killed mid-erase leaves a journal that probe and the CLI rep
     CHECK(WIFSIGNALED(waitStatus));
 
     SystemProcessRunner runner;
-    AllowAll authorizer;
+    test::AllowAll authorizer;
     helper::HelperService service(authorizer);
     helper::addMaintenanceVerbs(service, runner, systemTransports(), store);
     auto call = [&](const std::string& verb, const Json& args) {
@@ -460,7 +456,7 @@ TEST_CASE("a refused erase writes no journal; an erase without a journal store i
     const device::Device device = discover(drive.devicePath);
     const EraseJournalStore store(scratch.dir());
     SystemProcessRunner runner;
-    AllowAll authorizer;
+    test::AllowAll authorizer;
     helper::HelperService service(authorizer);
     helper::addMaintenanceVerbs(service, runner, systemTransports(), store);
     const auto line = [&](const std::string& method) {

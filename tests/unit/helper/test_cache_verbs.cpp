@@ -8,17 +8,13 @@
 #include "core/base/replay_process_runner.h"
 #include "core/cachectl/backend_fake.h"
 #include "helper/cache_verbs.h"
+#include "tests/support/allow_all.h"
 
 using namespace ssdk;
 using namespace ssdk::helper;
 namespace fs = std::filesystem;
 
 namespace {
-
-class AllowAll final : public Authorizer {
-public:
-    Expected<void> authorize(const std::string&) override { return {}; }
-};
 
 Json call(HelperService& service, const std::string& verb, const Json& args) {
     static std::uint64_t id = 1;
@@ -44,7 +40,7 @@ TEST_CASE("cache verbs probe, refuse bad arguments and act only on journaled cac
     cachectl::HostEnv env;
     env.runner = &runner;
     cachectl::CacheManager manager(registry, env, state);
-    AllowAll authorizer;
+    test::AllowAll authorizer;
     HelperService service(authorizer);
     addCacheVerbs(service, manager);
 
@@ -144,7 +140,7 @@ TEST_CASE("power events and the power policy through the verbs", "[helper][cache
                                                cachectl::CacheMode::WriteBack, ""},
                            false, cachectl::PowerPolicy{true, ""}));
     bool onBattery = true;
-    AllowAll authorizer;
+    test::AllowAll authorizer;
     HelperService service(authorizer);
     addCacheVerbs(service, manager, [&] { return PowerSource{onBattery, "test power"}; });
 

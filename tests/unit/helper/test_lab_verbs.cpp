@@ -5,17 +5,13 @@
 
 #include "core/base/replay_process_runner.h"
 #include "helper/lab_verbs.h"
+#include "tests/support/allow_all.h"
 
 using namespace ssdk;
 using namespace ssdk::helper;
 namespace fs = std::filesystem;
 
 namespace {
-
-class AllowAll final : public Authorizer {
-public:
-    Expected<void> authorize(const std::string&) override { return {}; }
-};
 
 class EmptyStateDir {
 public:
@@ -42,7 +38,7 @@ struct Case {
 
 void checkRefused(const std::string& verb, const std::vector<Case>& cases) {
     const EmptyStateDir state;
-    AllowAll authorizer;
+    test::AllowAll authorizer;
     ReplayProcessRunner runner;
     HelperService service(authorizer);
     addLabVerbs(service, LabContext{state.path(), std::nullopt}, runner);

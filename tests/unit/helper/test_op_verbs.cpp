@@ -5,17 +5,13 @@
 
 #include "core/base/replay_process_runner.h"
 #include "helper/op_verbs.h"
+#include "tests/support/allow_all.h"
 
 using namespace ssdk;
 using namespace ssdk::helper;
 namespace fs = std::filesystem;
 
 namespace {
-
-class AllowAll final : public Authorizer {
-public:
-    Expected<void> authorize(const std::string&) override { return {}; }
-};
 
 struct Case {
     std::string verb;
@@ -31,7 +27,7 @@ TEST_CASE("op verbs refuse bad arguments and change nothing", "[helper][op]") {
         fs::temp_directory_path() / ("ssdk-opverbs-" + std::to_string(::getpid()));
     fs::remove_all(state);
     fs::create_directories(state);
-    AllowAll authorizer;
+    test::AllowAll authorizer;
     ReplayProcessRunner runner;
     HelperService service(authorizer);
     addOpVerbs(service, LabContext{state, std::nullopt}, runner);

@@ -8,6 +8,7 @@
 #include "core/rpc/protocol.h"
 #include "helper/cancel_watch.h"
 #include "helper/perf_verbs.h"
+#include "tests/support/allow_all.h"
 
 using namespace ssdk;
 using namespace ssdk::helper;
@@ -159,9 +160,7 @@ TEST_CASE("the cancel watch fires on a cancel line or the end of input", "[helpe
 }
 
 TEST_CASE("a late cancel message gets no response line", "[helper][perf]") {
-    struct AllowAll final : Authorizer {
-        Expected<void> authorize(const std::string&) override { return {}; }
-    } allowAll;
+    test::AllowAll allowAll;
     HelperService service(allowAll);
     CHECK(service.handleLine(rpc::encodeCancel(9)).empty());
     CHECK(rpc::decodeCancel(rpc::encodeCancel(9)) == std::optional<std::uint64_t>(9));

@@ -14,16 +14,12 @@
 #include "helper/ping_verb.h"
 #include "helper/smart_verbs.h"
 #include "helper/trace_verbs.h"
+#include "tests/support/allow_all.h"
 
 using namespace ssdk;
 using namespace ssdk::helper;
 
 namespace {
-
-class AllowAll final : public Authorizer {
-public:
-    Expected<void> authorize(const std::string&) override { return {}; }
-};
 
 std::string xpath(const std::string& expression) {
     SystemProcessRunner runner;
@@ -56,7 +52,7 @@ TEST_CASE("every verb has a polkit action graded as its verb", "[helper][polkit]
         WARN("xmllint is not installed (libxml2-utils); policy not checked");
         return;
     }
-    AllowAll authorizer;
+    test::AllowAll authorizer;
     ReplayProcessRunner runner;
     HelperService service(authorizer);
     service.add(pingVerb(Caller{}));

@@ -5,16 +5,12 @@
 #include "core/base/replay_process_runner.h"
 #include "core/base/system_process_runner.h"
 #include "helper/smart_verbs.h"
+#include "tests/support/allow_all.h"
 
 using namespace ssdk;
 using namespace ssdk::helper;
 
 namespace {
-
-class AllowAll final : public Authorizer {
-public:
-    Expected<void> authorize(const std::string&) override { return {}; }
-};
 
 Expected<Json> call(HelperService& service, const std::string& verb, const Json& args) {
     const Verb* found = service.find(verb);
@@ -39,7 +35,7 @@ std::string policyDefault(const std::string& action) {
 } // namespace
 
 TEST_CASE("smart verbs refuse malformed arguments before running anything", "[helper][smart]") {
-    AllowAll authorizer;
+    test::AllowAll authorizer;
     ReplayProcessRunner runner;
     HelperService service(authorizer);
     addSmartVerbs(service, runner);
@@ -69,7 +65,7 @@ TEST_CASE("smart verbs have polkit actions graded like the verbs", "[helper][pol
         WARN("xmllint is not installed (libxml2-utils); policy not checked");
         return;
     }
-    AllowAll authorizer;
+    test::AllowAll authorizer;
     ReplayProcessRunner runner;
     HelperService service(authorizer);
     addSmartVerbs(service, runner);

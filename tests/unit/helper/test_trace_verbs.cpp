@@ -3,16 +3,12 @@
 
 #include "helper/helper_service.h"
 #include "helper/trace_verbs.h"
+#include "tests/support/allow_all.h"
 
 using namespace ssdk;
 using namespace ssdk::helper;
 
 namespace {
-
-class AllowAll final : public Authorizer {
-public:
-    Expected<void> authorize(const std::string&) override { return {}; }
-};
 
 Json call(HelperService& service, const Json& args) {
     auto response = parseJson(
@@ -68,7 +64,7 @@ TEST_CASE("trace.record refuses malformed arguments", "[helper][trace]") {
 
 TEST_CASE("trace.record is a change verb that validates the node before tracing",
           "[helper][trace]") {
-    AllowAll authorizer;
+    test::AllowAll authorizer;
     HelperService service(authorizer);
     addTraceVerbs(service, -1);
     const Verb* verb = service.find("trace.record");

@@ -1,28 +1,15 @@
 // Parsers over real output of dumpe2fs, resize2fs, ntfsresize and btrfs-progs, recorded on
 // freshly made filesystems (tests/data/overprovision).
 #include <catch2/catch.hpp>
-#include <fstream>
-#include <sstream>
 
 #include "core/overprovision/filesystem_usage.h"
+#include "tests/support/test_data.h"
 
 using namespace ssdk;
 using namespace ssdk::overprovision;
 
-namespace {
-
-std::string readData(const std::string& name) {
-    std::ifstream in(std::string(SSDK_TEST_DATA_DIR) + "/overprovision/" + name);
-    REQUIRE(in);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-} // namespace
-
 TEST_CASE("dumpe2fs -h gives the size and the used space of ext4", "[overprovision]") {
-    auto usage = parseDumpe2fs(readData("dumpe2fs-h.txt"));
+    auto usage = parseDumpe2fs(test::readTestData("overprovision/dumpe2fs-h.txt"));
     REQUIRE(usage);
     CHECK(usage->size == Bytes(262144ULL * 1024));
     CHECK(usage->used == Bytes((262144ULL - 235417ULL) * 1024));
@@ -38,14 +25,14 @@ TEST_CASE("dumpe2fs output without a field is a Parse error", "[overprovision]")
 }
 
 TEST_CASE("resize2fs -P gives the minimum in blocks", "[overprovision]") {
-    auto blocks = parseResize2fsMinimumBlocks(readData("resize2fs-P.txt"));
+    auto blocks = parseResize2fsMinimumBlocks(test::readTestData("overprovision/resize2fs-P.txt"));
     REQUIRE(blocks);
     CHECK(*blocks == 27049);
     CHECK_FALSE(parseResize2fsMinimumBlocks("resize2fs: Bad magic number\n"));
 }
 
 TEST_CASE("ntfsresize --info gives the volume size and the smallest size", "[overprovision]") {
-    auto usage = parseNtfsresizeInfo(readData("ntfsresize-info.txt"));
+    auto usage = parseNtfsresizeInfo(test::readTestData("overprovision/ntfsresize-info.txt"));
     REQUIRE(usage);
     CHECK(usage->size == Bytes(134214144));
     CHECK(usage->minimumSize == Bytes(2564096));
@@ -54,7 +41,7 @@ TEST_CASE("ntfsresize --info gives the volume size and the smallest size", "[ove
 }
 
 TEST_CASE("btrfs usage gives size and used", "[overprovision]") {
-    auto usage = parseBtrfsUsage(readData("btrfs-usage-b.txt"));
+    auto usage = parseBtrfsUsage(test::readTestData("overprovision/btrfs-usage-b.txt"));
     REQUIRE(usage);
     CHECK(usage->size == Bytes(268435456));
     CHECK(usage->used == Bytes(294912));

@@ -16,6 +16,7 @@
 
 #include "core/cachectl/engine/trace.h"
 #include "core/perf/block_trace.h"
+#include "tests/support/test_data.h"
 
 using namespace ssdk;
 using namespace ssdk::perf;
@@ -23,14 +24,6 @@ using namespace ssdk::perf;
 namespace {
 
 constexpr SectorWindow kLoop0p2{133120, 389120};
-
-std::string readData(const std::string& name) {
-    std::ifstream in(std::string(SSDK_TEST_DATA_DIR) + "/perf/" + name);
-    REQUIRE(in);
-    std::stringstream content;
-    content << in.rdbuf();
-    return content.str();
-}
 
 std::vector<std::string> linesOf(const std::string& text) {
     std::vector<std::string> lines;
@@ -140,7 +133,7 @@ TEST_CASE("the recorded trace_pipe parses line by line, with one lost-event noti
     std::vector<BlockRequest> requests;
     std::uint64_t lost = 0;
     std::uint64_t unparsed = 0;
-    for (const auto& line : linesOf(readData("trace_pipe-loop0.txt"))) {
+    for (const auto& line : linesOf(test::readTestData("perf/trace_pipe-loop0.txt"))) {
         if (const auto event = parseBioQueueLine(line)) {
             requests.push_back(event->request);
         } else if (const auto dropped = parseLostEventsLine(line)) {
@@ -273,7 +266,7 @@ TEST_CASE("the blocks writer: a header, then reads and writes in order", "[perf]
 
 TEST_CASE("the cache simulator reads back exactly the blocks written", "[perf][trace]") {
     std::vector<BlockRequest> requests;
-    for (const auto& line : linesOf(readData("trace_pipe-loop0.txt"))) {
+    for (const auto& line : linesOf(test::readTestData("perf/trace_pipe-loop0.txt"))) {
         if (const auto event = parseBioQueueLine(line)) {
             if (const auto kept = toWindow(event->request, kLoop0p2)) {
                 requests.push_back(*kept);

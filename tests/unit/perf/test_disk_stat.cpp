@@ -1,25 +1,14 @@
 // Block stat counters: parsing recorded stat files, wrap, and the rates between readings.
 #include <catch2/catch.hpp>
-#include <fstream>
-#include <sstream>
 
 #include "core/perf/disk_stat.h"
+#include "tests/support/test_data.h"
 
 using namespace ssdk;
 using namespace ssdk::perf;
 
-namespace {
-std::string readData(const std::string& name) {
-    std::ifstream in(std::string(SSDK_TEST_DATA_DIR) + "/perf/" + name);
-    REQUIRE(in);
-    std::stringstream content;
-    content << in.rdbuf();
-    return content.str();
-}
-} // namespace
-
 TEST_CASE("a recorded 17-field stat file parses field by field", "[perf]") {
-    const auto stat = parseDiskStat(readData("vda-stat-a.txt"));
+    const auto stat = parseDiskStat(test::readTestData("perf/vda-stat-a.txt"));
     REQUIRE(stat);
     CHECK(stat->readIos == 180928);
     CHECK(stat->readSectors == 7654778);
@@ -41,8 +30,8 @@ TEST_CASE("11- and 15-field stat files of older kernels parse - other counts do 
 }
 
 TEST_CASE("rates between two recorded readings one second apart", "[perf]") {
-    const auto a = parseDiskStat(readData("vda-stat-a.txt"));
-    const auto b = parseDiskStat(readData("vda-stat-b.txt"));
+    const auto a = parseDiskStat(test::readTestData("perf/vda-stat-a.txt"));
+    const auto b = parseDiskStat(test::readTestData("perf/vda-stat-b.txt"));
     REQUIRE(a);
     REQUIRE(b);
     const auto rates = computeRates(*a, *b, std::chrono::seconds(1));

@@ -4,32 +4,25 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "core/base/replay_process_runner.h"
 #include "core/perf/bench_result.h"
 #include "core/perf/fio_job.h"
 #include "core/perf/fio_runner.h"
+#include "tests/support/test_data.h"
 
 using namespace ssdk;
 using namespace ssdk::perf;
 
 namespace {
-std::string readData(const std::string& name) {
-    std::ifstream in(std::string(SSDK_TEST_DATA_DIR) + "/perf/" + name);
-    REQUIRE(in);
-    std::stringstream content;
-    content << in.rdbuf();
-    return content.str();
-}
 bool contains(const std::vector<std::string>& argv, const std::string& arg) {
     return std::find(argv.begin(), argv.end(), arg) != argv.end();
 }
 } // namespace
 
 TEST_CASE("recorded fio JSON: per-job bytes, bandwidth, IOPS and latency", "[perf]") {
-    const auto output =
-        parseFioOutput("note: a line fio prints first\n" + readData("slc-phases.json"));
+    const auto output = parseFioOutput("note: a line fio prints first\n" +
+                                       test::readTestData("perf/slc-phases.json"));
     REQUIRE(output);
     CHECK(output->version == "fio-3.33");
     REQUIRE(output->jobs.size() == 2);
@@ -46,7 +39,7 @@ TEST_CASE("recorded fio JSON: per-job bytes, bandwidth, IOPS and latency", "[per
 }
 
 TEST_CASE("recorded fio bandwidth logs parse", "[perf]") {
-    const auto log = parseFioLog(readData("burst_bw.1.log"));
+    const auto log = parseFioLog(test::readTestData("perf/burst_bw.1.log"));
     REQUIRE(log);
     REQUIRE(log->size() == 3);
     CHECK((*log)[0].timeMs == 619);
@@ -155,7 +148,7 @@ TEST_CASE("the runner: fio missing, fio failing, cancelled — and the test file
 
 TEST_CASE("a result saved as JSON re-opens with the same numbers - CDM best and average",
           "[perf]") {
-    const auto output = parseFioOutput(readData("slc-phases.json"));
+    const auto output = parseFioOutput(test::readTestData("perf/slc-phases.json"));
     REQUIRE(output);
     BenchResult result;
     result.preset = "slc";
