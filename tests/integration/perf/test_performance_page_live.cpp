@@ -21,31 +21,13 @@
 #include "core/perf/fio_runner.h"
 #include "core/perf/series.h"
 #include "tests/integration/lab/lab_scratch.h"
+#include "tests/integration/perf/gui_support.h"
 
 using namespace ssdk;
 using namespace ssdk::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-QApplication& application() {
-    static int argc = 1;
-    static char name[] = "test_perf_gui_integration";
-    static char* argv[] = {name, nullptr};
-    if (std::getenv("QT_QPA_PLATFORM") == nullptr) {
-        ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
-    }
-    // Never destroyed: tearing QApplication down during static destruction, after Qt's own
-    // globals are gone, crashes on exit.
-    static auto* app = new QApplication(argc, argv);
-    return *app;
-}
-
-void saveShot(QWidget& widget, const char* file) {
-    if (const char* dir = std::getenv("SSDK_SCREENSHOT_DIR")) {
-        REQUIRE(widget.grab().save(QString::fromStdString((fs::path(dir) / file).string())));
-    }
-}
 
 // The benchmark card alone, tall enough for a chart that reads like a review's.
 void saveBenchShot(app::PerformancePage& page, const char* file) {
@@ -68,7 +50,7 @@ TEST_CASE("the live graph follows a fio run on a lab drive and a CDM result show
     if (findExecutable("fio").empty()) {
         FAIL("fio is not installed (scripts/setup installs it)");
     }
-    application();
+    offscreenApplication();
     const ScratchState scratch;
     SystemProcessRunner processes;
     lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
@@ -185,7 +167,7 @@ TEST_CASE("consistency runs overlay and an SLC cliff from fio rate= phases re-op
     if (findExecutable("fio").empty()) {
         FAIL("fio is not installed (scripts/setup installs it)");
     }
-    application();
+    offscreenApplication();
     const ScratchState scratch;
     SystemProcessRunner processes;
     lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);

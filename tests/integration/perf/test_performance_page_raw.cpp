@@ -19,31 +19,13 @@
 #include "core/base/system_process_runner.h"
 #include "core/lab/lab.h"
 #include "tests/integration/lab/lab_scratch.h"
+#include "tests/integration/perf/gui_support.h"
 
 using namespace ssdk;
 using namespace ssdk::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-QApplication& rawApplication() {
-    static int argc = 1;
-    static char name[] = "test_perf_gui_integration";
-    static char* argv[] = {name, nullptr};
-    if (std::getenv("QT_QPA_PLATFORM") == nullptr) {
-        ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
-    }
-    static auto* app = QApplication::instance() != nullptr
-                           ? static_cast<QApplication*>(QApplication::instance())
-                           : new QApplication(argc, argv);
-    return *app;
-}
-
-void saveRawShot(QWidget& widget, const char* file) {
-    if (const char* dir = std::getenv("SSDK_SCREENSHOT_DIR")) {
-        REQUIRE(widget.grab().save(QString::fromStdString((fs::path(dir) / file).string())));
-    }
-}
 
 device::Device fresh(const std::string& path) {
     const SysfsRoot root;
@@ -82,7 +64,7 @@ void confirmWith(app::PerformancePage& page, const QString& typed, const char* s
     REQUIRE(ok->isEnabled());
     if (shot != nullptr) {
         dialog->resize(520, dialog->sizeHint().height());
-        saveRawShot(*dialog, shot);
+        saveShot(*dialog, shot);
     }
     ok->click();
 }
@@ -93,7 +75,7 @@ TEST_CASE("the page benchmarks a whole unmounted lab drive through the helper", 
     if (findExecutable("fio").empty()) {
         FAIL("fio is not installed (scripts/setup installs it)");
     }
-    rawApplication();
+    offscreenApplication();
     ::setenv("SSDK_HELPER", SSDK_BINARY_DIR "/bin/ssdkeeper-helper", 1);
     const ScratchState scratch;
     SystemProcessRunner processes;
@@ -145,7 +127,7 @@ TEST_CASE("the page benchmarks a whole unmounted lab drive through the helper", 
             CHECK(page.resultText(row, 1).toDouble() > 0);
         }
         QTest::qWait(300);
-        saveRawShot(page, "performance-raw-result.png");
+        saveShot(page, "performance-raw-result.png");
 
         // A longer run, cancelled from the page once fio writes.
         page.findChild<QComboBox*>(QStringLiteral("performance.seconds"))->setCurrentIndex(3);

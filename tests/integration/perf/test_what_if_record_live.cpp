@@ -16,24 +16,12 @@
 #include "core/base/system_process_runner.h"
 #include "core/lab/lab.h"
 #include "tests/integration/lab/lab_scratch.h"
+#include "tests/integration/perf/gui_support.h"
 
 using namespace ssdk;
 using namespace ssdk::test;
 
 namespace {
-
-QApplication& recordApplication() {
-    static int argc = 1;
-    static char name[] = "test_perf_gui_integration";
-    static char* argv[] = {name, nullptr};
-    if (std::getenv("QT_QPA_PLATFORM") == nullptr) {
-        ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
-    }
-    static auto* app = QApplication::instance() != nullptr
-                           ? static_cast<QApplication*>(QApplication::instance())
-                           : new QApplication(argc, argv);
-    return *app;
-}
 
 // Reads every 4 KiB block of device `passes` times with O_DIRECT; returns the blocks read.
 std::uint64_t readEveryBlock(const std::string& device, int passes) {
@@ -60,7 +48,7 @@ std::uint64_t readEveryBlock(const std::string& device, int passes) {
 } // namespace
 
 TEST_CASE("a recording through the helper reaches the what-if panel whole", "[perf]") {
-    recordApplication();
+    offscreenApplication();
     ::setenv("SSDK_HELPER", SSDK_BINARY_DIR "/bin/ssdkeeper-helper", 1);
     const ScratchState scratch;
     SystemProcessRunner processes;
