@@ -14,6 +14,7 @@
 
 #include "core/base/sysfs_root.h"
 #include "core/base/system_process_runner.h"
+#include "core/lab/lab.h"
 
 namespace ssdk::test {
 
@@ -88,6 +89,23 @@ public:
 private:
     std::filesystem::path m_dir;
 };
+
+// Creates lab drive `name` through manager (layout "" is the lab's default); the test fails with
+// the reason when it cannot.
+inline lab::LabDrive createLabDrive(lab::LabManager& manager, const std::string& name, Bytes size,
+                                    const std::string& layout = {}) {
+    lab::LabCreateRequest request;
+    request.name = name;
+    request.size = size;
+    if (!layout.empty()) {
+        request.layout = layout;
+    }
+    auto drive = manager.create(request);
+    INFO("creating lab drive " << name << ": "
+                               << (drive ? std::string("done") : drive.error().describe()));
+    REQUIRE(drive);
+    return *drive;
+}
 
 // Mounts a device at a new directory inside the scratch directory; unmounts on destruction.
 class MountGuard {

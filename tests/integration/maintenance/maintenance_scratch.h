@@ -59,13 +59,7 @@ private:
 inline lab::LabDrive makeLabDrive(const std::string& name, Bytes size, const std::string& layout) {
     SystemProcessRunner runner;
     lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), runner);
-    lab::LabCreateRequest request;
-    request.name = name;
-    request.size = size;
-    request.layout = layout;
-    auto drive = manager.create(request);
-    REQUIRE(drive);
-    return *drive;
+    return createLabDrive(manager, name, size, layout);
 }
 
 // Writes `files` files of `bytes` random bytes each under dir and syncs them.

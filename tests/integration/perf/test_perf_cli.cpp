@@ -30,16 +30,6 @@ std::vector<std::string> linesOf(const std::string& text) {
     return lines;
 }
 
-lab::LabDrive makeDrive(lab::LabManager& manager, const std::string& name) {
-    lab::LabCreateRequest request;
-    request.name = name;
-    request.size = Bytes::mib(256);
-    auto drive = manager.create(request);
-    INFO((drive ? std::string() : drive.error().describe()));
-    REQUIRE(drive);
-    return *drive;
-}
-
 const std::string kCtl = std::string(SSDK_BINARY_DIR) + "/bin/ssdkeeperctl";
 
 } // namespace
@@ -48,7 +38,7 @@ TEST_CASE("monitor --json: one object per sample whose bytes account for dd's", 
     const ScratchState scratch;
     SystemProcessRunner processes;
     lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
-    const auto drive = makeDrive(manager, "perf-monitor");
+    const auto drive = createLabDrive(manager, "perf-monitor", Bytes::mib(256));
     const std::string name = fs::path(drive.devicePath).filename().string();
 
     // 25 samples of 200 ms (5 s); dd writes 64 MiB from 1 s on, well inside the window.

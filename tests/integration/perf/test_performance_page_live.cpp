@@ -54,16 +54,10 @@ TEST_CASE("the live graph follows a fio run on a lab drive and a CDM result show
     const ScratchState scratch;
     SystemProcessRunner processes;
     lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
-    lab::LabCreateRequest request;
-    request.name = "perf-gui";
-    request.size = Bytes::mib(512);
-    request.layout = "gpt-ext4";
-    const auto drive = manager.create(request);
-    INFO((drive ? std::string() : drive.error().describe()));
-    REQUIRE(drive);
+    const auto drive = createLabDrive(manager, "perf-gui", Bytes::mib(512), "gpt-ext4");
     const SysfsRoot root;
     const device::Discovery discovery(root, device::makeSystemFsProber(root));
-    auto device = discovery.find(drive->devicePath);
+    auto device = discovery.find(drive.devicePath);
     REQUIRE(device);
 
     {
@@ -86,7 +80,7 @@ TEST_CASE("the live graph follows a fio run on a lab drive and a CDM result show
 
         // fio in rate= phases on the raw partition-less region is not possible on a
         // gpt-ext4 drive; write to a test file on its mounted partition instead.
-        MountGuard mount(drive->devicePath + "p1", scratch.dir() / "mnt");
+        MountGuard mount(drive.devicePath + "p1", scratch.dir() / "mnt");
         const auto target =
             perf::prepareTarget((scratch.dir() / "mnt").string(), Bytes::mib(96), false, discovery);
         REQUIRE(target);
@@ -171,12 +165,8 @@ TEST_CASE("consistency runs overlay and an SLC cliff from fio rate= phases re-op
     const ScratchState scratch;
     SystemProcessRunner processes;
     lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
-    lab::LabCreateRequest request;
-    request.name = "perf-analysis";
-    request.size = Bytes::mib(256);
-    const auto drive = manager.create(request);
-    REQUIRE(drive);
-    const perf::BenchTarget raw{.path = drive->devicePath, .isDevice = true};
+    const auto drive = createLabDrive(manager, "perf-analysis", Bytes::mib(256));
+    const perf::BenchTarget raw{.path = drive.devicePath, .isDevice = true};
     {
         app::PerformancePage page;
         page.resize(1000, 860);

@@ -80,12 +80,7 @@ TEST_CASE("the page benchmarks a whole unmounted lab drive through the helper", 
     const ScratchState scratch;
     SystemProcessRunner processes;
     lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
-    lab::LabCreateRequest request;
-    request.name = "perf-raw";
-    request.size = Bytes::mib(64);
-    request.layout = "gpt-ext4";
-    const auto drive = manager.create(request);
-    REQUIRE(drive);
+    const auto drive = createLabDrive(manager, "perf-raw", Bytes::mib(64), "gpt-ext4");
     {
         app::PerformancePage page;
         page.resize(1000, 860);
@@ -95,8 +90,8 @@ TEST_CASE("the page benchmarks a whole unmounted lab drive through the helper", 
         REQUIRE(kind);
         REQUIRE(note);
         {
-            MountGuard mount(drive->devicePath + "p1", scratch.dir() / "mnt");
-            const auto mounted = fresh(drive->devicePath);
+            MountGuard mount(drive.devicePath + "p1", scratch.dir() / "mnt");
+            const auto mounted = fresh(drive.devicePath);
             page.setDevice(&mounted);
             CHECK_FALSE(page.wholeDeviceAvailable());
             kind->setCurrentIndex(app::PerformancePage::WholeDevice);
@@ -105,7 +100,7 @@ TEST_CASE("the page benchmarks a whole unmounted lab drive through the helper", 
             CHECK(note->text().contains(QString::fromStdString((scratch.dir() / "mnt").string())));
             mount.unmount();
         }
-        const auto idle = fresh(drive->devicePath);
+        const auto idle = fresh(drive.devicePath);
         page.setDevice(&idle);
         REQUIRE(page.wholeDeviceAvailable());
         kind->setCurrentIndex(app::PerformancePage::WholeDevice);
@@ -120,8 +115,8 @@ TEST_CASE("the page benchmarks a whole unmounted lab drive through the helper", 
         INFO(finished.at(0).at(1).toString().toStdString());
         REQUIRE(finished.at(0).at(0).toBool());
         REQUIRE(page.result());
-        CHECK(page.result()->target == drive->devicePath);
-        CHECK(page.result()->device["path"] == drive->devicePath);
+        CHECK(page.result()->target == drive.devicePath);
+        CHECK(page.result()->device["path"] == drive.devicePath);
         for (int row = 0; row < 4; ++row) {
             CHECK(page.resultText(row, 0).toDouble() > 0);
             CHECK(page.resultText(row, 1).toDouble() > 0);
@@ -132,15 +127,15 @@ TEST_CASE("the page benchmarks a whole unmounted lab drive through the helper", 
         // A longer run, cancelled from the page once fio writes.
         page.findChild<QComboBox*>(QStringLiteral("performance.seconds"))->setCurrentIndex(3);
         confirmWith(page, word);
-        for (int i = 0; i < 100 && !fioRunsOn(drive->devicePath); ++i) {
+        for (int i = 0; i < 100 && !fioRunsOn(drive.devicePath); ++i) {
             QTest::qWait(100);
         }
-        REQUIRE(fioRunsOn(drive->devicePath));
+        REQUIRE(fioRunsOn(drive.devicePath));
         page.findChild<QPushButton*>(QStringLiteral("performance.cancel"))->click();
         REQUIRE(finished.wait(15000));
         CHECK_FALSE(finished.at(1).at(0).toBool());
         CHECK(finished.at(1).at(1).toString().contains(QStringLiteral("cancelled")));
-        CHECK_FALSE(fioRunsOn(drive->devicePath));
+        CHECK_FALSE(fioRunsOn(drive.devicePath));
     }
     ::unsetenv("SSDK_HELPER");
     REQUIRE(manager.destroy("perf-raw"));

@@ -20,17 +20,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-lab::LabDrive makeDrive(lab::LabManager& manager, const std::string& name,
-                        const std::string& layout) {
-    lab::LabCreateRequest request;
-    request.name = name;
-    request.size = Bytes::mib(256);
-    request.layout = layout;
-    auto drive = manager.create(request);
-    REQUIRE(drive);
-    return *drive;
-}
-
 bool haveFio() {
     return !findExecutable("fio").empty();
 }
@@ -44,7 +33,7 @@ TEST_CASE("sampler bytes match fio's io_bytes and dd's byte count within 1%", "[
     const ScratchState scratch;
     SystemProcessRunner processes;
     lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
-    const auto drive = makeDrive(manager, "perf-fio", "empty");
+    const auto drive = createLabDrive(manager, "perf-fio", Bytes::mib(256), "empty");
     const std::string name = fs::path(drive.devicePath).filename().string();
     SysfsStatSource source;
     Sampler sampler(source, {name});
@@ -93,7 +82,7 @@ TEST_CASE("a partition that vanishes while sampled is reported absent", "[perf]"
     const ScratchState scratch;
     SystemProcessRunner processes;
     lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
-    const auto drive = makeDrive(manager, "perf-vanish", "gpt-ext4");
+    const auto drive = createLabDrive(manager, "perf-vanish", Bytes::mib(256), "gpt-ext4");
     const std::string name = fs::path(drive.devicePath).filename().string();
     SysfsStatSource source;
     Sampler sampler(source, {name, name + "p1"});
@@ -116,7 +105,7 @@ TEST_CASE("bench refusals and cancellation on a lab drive leave nothing behind",
     const ScratchState scratch;
     SystemProcessRunner processes;
     lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
-    const auto drive = makeDrive(manager, "perf-cancel", "gpt-ext4");
+    const auto drive = createLabDrive(manager, "perf-cancel", Bytes::mib(256), "gpt-ext4");
     const SysfsRoot root;
     const device::Discovery discovery(root, device::makeSystemFsProber(root));
     {
@@ -168,7 +157,7 @@ TEST_CASE("trim-recovery preset on a lab drive measures fresh then dirty then af
     const ScratchState scratch;
     SystemProcessRunner processes;
     lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
-    const auto drive = makeDrive(manager, "perf-trim", "empty");
+    const auto drive = createLabDrive(manager, "perf-trim", Bytes::mib(256), "empty");
     const std::string first = (scratch.dir() / "first.json").string();
     const std::string second = (scratch.dir() / "second.json").string();
     for (const auto& output : {first, second}) {

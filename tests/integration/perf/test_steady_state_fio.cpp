@@ -38,13 +38,8 @@ TEST_CASE("steady state: a constant rate_iops run is steady, a climbing one is n
     const ScratchState scratch;
     SystemProcessRunner processes;
     lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
-    lab::LabCreateRequest request;
-    request.name = "perf-steady";
-    request.size = Bytes::mib(256);
-    const auto drive = manager.create(request);
-    INFO((drive ? std::string() : drive.error().describe()));
-    REQUIRE(drive);
-    const BenchTarget raw{.path = drive->devicePath, .isDevice = true};
+    const auto drive = createLabDrive(manager, "perf-steady", Bytes::mib(256));
+    const BenchTarget raw{.path = drive.devicePath, .isDevice = true};
 
     SECTION("constant pace: 2000 IOPS for 5 rounds") {
         // fio logs one entry per full second: 21 s give 20 entries, 5 rounds of 4 s.

@@ -53,14 +53,8 @@ TEST_CASE("a recording through the helper reaches the what-if panel whole", "[pe
     const ScratchState scratch;
     SystemProcessRunner processes;
     lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
-    lab::LabCreateRequest request;
-    request.name = "what-if-record";
-    request.size = Bytes::mib(64);
-    request.layout = "gpt-ext4";
-    const auto drive = manager.create(request);
-    INFO((drive ? std::string() : drive.error().describe()));
-    REQUIRE(drive);
-    const std::string partition = drive->devicePath + "p1";
+    const auto drive = createLabDrive(manager, "what-if-record", Bytes::mib(64), "gpt-ext4");
+    const std::string partition = drive.devicePath + "p1";
 
     app::HelperTraceRecordCalls calls;
     QSignalSpy progress(&calls, &app::TraceRecordCalls::progress);
@@ -102,5 +96,5 @@ TEST_CASE("a recording through the helper reaches the what-if panel whole", "[pe
     }
     CHECK(seen == blocks);
     CHECK(outOfOrder == 0);
-    CHECK(manager.destroy(request.name));
+    CHECK(manager.destroy("what-if-record"));
 }
