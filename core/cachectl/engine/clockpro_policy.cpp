@@ -378,15 +378,8 @@ void ClockProPolicy::demoteHot() {
     nextHandHot();
 }
 
-// Resident and detached blocks both hold the engine's RAM: the clock evicts until they fit the
-// capacity together with `adding` new ones, as long as it has resident blocks left (dirty data
-// past that stays detached until it is written back).
-void ClockProPolicy::makeRoom(std::size_t adding, std::vector<std::uint64_t>& evicted) {
-    while (m_dataCount + adding > m_capacity && m_hotCount + m_coldCount > 0) {
-        if (m_handCold == kNil) {
-            demoteHot(); // every resident block is hot: the detached ones took the cold share
-            nextHandCold();
-        }
+void ClockProPolicy::makeRoom(std::vector<std::uint64_t>& evicted) {
+    while (m_hotCount + m_coldCount >= m_capacity) {
         runHandCold(evicted);
     }
 }
@@ -402,24 +395,23 @@ ClockProPolicy::Reference ClockProPolicy::reference(std::uint64_t key,
         n.referenced = std::min(3U, n.referenced + 1U) & 3U;
         return {true, found};
     }
-    // found is kNone or a detached data node (which holds its data already).
+    // found is kNone or a detached data node.
     std::uint32_t id = found;
-    const std::size_t adding = id == kNone ? 1 : 0;
-    if (m_dataCount + adding <= m_capacity) {
+    if (m_hotCount + m_coldCount < m_capacity) {
         // Warming up: blocks are hot until only the minimum cold share is left free.
         if (id == kNone) {
             id = allocate(key);
         }
-        const bool hot = m_capacity - m_dataCount > m_minCold;
+        const bool hot = m_capacity - m_hotCount - m_coldCount > m_minCold;
         moveToHead(id, hot ? kHot : kColdInTest);
     } else if (const auto placed = id == kNone ? m_nonResident.find(key) : std::nullopt) {
         // A key evicted in its test period, back within it.
-        makeRoom(adding, evicted);
+        makeRoom(evicted);
         const bool hot = canPromoteReturning(*placed);
         id = allocate(key);
         moveToHead(id, hot ? kHot : kColdInTest);
     } else {
-        makeRoom(adding, evicted);
+        makeRoom(evicted);
         // While the hot share is below its least size (after the cold share bounds moved down)
         // a new block fills it, as during warm-up: test periods alone refill it slowly, since
         // the hot hand sits at the few (recent) hot blocks and ends every older test period.
@@ -466,7 +458,7 @@ void ClockProPolicy::setCapacity(std::size_t capacity, std::vector<std::uint64_t
             break;
         }
     }
-    while (m_dataCount > m_capacity && m_hotCount + m_coldCount > 0) {
+    while (m_hotCount + m_coldCount > m_capacity) {
         nextHandCold();
         if (m_handCold == kNil) {
             demoteHot();
