@@ -224,7 +224,7 @@ struct alignas(64) CacheEngine::Shard {
         std::size_t next = capacity;
         if (used > budgetBytes && capacity > minBlocks) {
             next = std::max(minBlocks, capacity - std::min(capacity, step));
-        } else if (table.size() >= capacity && capacity < maxBlocks) {
+        } else if (table.dataBlocks() >= capacity && capacity < maxBlocks) {
             // Room for two more steps of blocks like those held.
             const std::uint64_t perBlock = used / std::max<std::size_t>(1, table.dataBlocks());
             if (used + 2 * step * perBlock < budgetBytes) {

@@ -378,8 +378,19 @@ void ClockProPolicy::demoteHot() {
     nextHandHot();
 }
 
-void ClockProPolicy::makeRoom(std::vector<std::uint64_t>& evicted) {
-    while (m_hotCount + m_coldCount >= m_capacity) {
+// Resident and detached blocks both hold the engine's RAM: the clock evicts until they fit the
+// capacity together with `adding` new ones, as long as it has resident blocks left (dirty data
+// past that stays detached until it is written back).
+void ClockProPolicy::makeRoom(std::size_t adding, std::vector<std::uint64_t>& evicted) {
+    while (m_dataCount + adding > m_capacity && m_hotCount + m_coldCount > 0) {
+        if (m_handCold == kNil) {
+            // Every resident block is hot (the detached ones took the cold share). The hot hand
+            // may only take a reference off a block (always so when one block is left), so
+            // look again.
+            demoteHot();
+            nextHandCold();
+            continue;
+        }
         runHandCold(evicted);
     }
 }
@@ -395,23 +406,24 @@ ClockProPolicy::Reference ClockProPolicy::reference(std::uint64_t key,
         n.referenced = std::min(3U, n.referenced + 1U) & 3U;
         return {true, found};
     }
-    // found is kNone or a detached data node.
+    // found is kNone or a detached data node (which holds its data already).
     std::uint32_t id = found;
-    if (m_hotCount + m_coldCount < m_capacity) {
+    const std::size_t adding = id == kNone ? 1 : 0;
+    if (m_dataCount + adding <= m_capacity) {
         // Warming up: blocks are hot until only the minimum cold share is left free.
         if (id == kNone) {
             id = allocate(key);
         }
-        const bool hot = m_capacity - m_hotCount - m_coldCount > m_minCold;
+        const bool hot = m_capacity - m_dataCount > m_minCold;
         moveToHead(id, hot ? kHot : kColdInTest);
     } else if (const auto placed = id == kNone ? m_nonResident.find(key) : std::nullopt) {
         // A key evicted in its test period, back within it.
-        makeRoom(evicted);
+        makeRoom(adding, evicted);
         const bool hot = canPromoteReturning(*placed);
         id = allocate(key);
         moveToHead(id, hot ? kHot : kColdInTest);
     } else {
-        makeRoom(evicted);
+        makeRoom(adding, evicted);
         // While the hot share is below its least size (after the cold share bounds moved down)
         // a new block fills it, as during warm-up: test periods alone refill it slowly, since
         // the hot hand sits at the few (recent) hot blocks and ends every older test period.
@@ -458,15 +470,8 @@ void ClockProPolicy::setCapacity(std::size_t capacity, std::vector<std::uint64_t
             break;
         }
     }
-    while (m_hotCount + m_coldCount > m_capacity) {
-        nextHandCold();
-        if (m_handCold == kNil) {
-            demoteHot();
-            nextHandCold();
-        }
-        runHandCold(evicted);
-    }
     nextHandCold();
+    makeRoom(0, evicted);
     nextHandHot();
 }
 

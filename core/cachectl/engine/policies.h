@@ -154,8 +154,9 @@ private:
 // "data node": its number is where the engine keeps the data (a frame), and it carries 5 bits
 // of the engine's own (dataFlags). A data node with kPinned set (dirty data) is not dropped when
 // the clock evicts it: it leaves the clock as a detached node and keeps its data until the
-// engine removes it. A node is 16 bytes, an index entry 4 and a remembered key about 4 (its
-// share of the filters).
+// engine removes it. Detached nodes count against the capacity: the clock evicts until resident
+// and detached blocks fit it together (while it has resident blocks). A node is 16 bytes, an index
+// entry 4 and a remembered key about 4 (its share of the filters).
 class ClockProPolicy final : public Policy {
 public:
     static constexpr std::uint32_t kNone = NodeIndex::kNone;
@@ -279,7 +280,7 @@ private:
     void setStatus(std::uint32_t node, Status status);
     void unlink(std::uint32_t node);
     void moveToHead(std::uint32_t node, Status status);
-    void makeRoom(std::vector<std::uint64_t>& evicted);
+    void makeRoom(std::size_t adding, std::vector<std::uint64_t>& evicted);
     void runHandCold(std::vector<std::uint64_t>& evicted);
     bool runHandHot(std::uint32_t trigger);
     bool canPromote(std::uint32_t node);

@@ -251,7 +251,8 @@ TEST_CASE("the engine reads back the last written data (differential, one thread
             const auto stats = (*engine)->stats();
             CHECK(stats.readHits > 0);
             CHECK(stats.readMisses > 0);
-            CHECK(stats.cachedBlocks <= stats.capacityBlocks + stats.dirtyBytes / 4096);
+            // Dirty blocks the clock evicted (kept until written back) count too.
+            CHECK(stats.cachedBlocks <= stats.capacityBlocks);
             if (mode == WriteMode::WriteBack) {
                 CHECK(stats.writebackOps > 0);
                 CHECK(stats.writebackBlocks > stats.writebackOps); // runs were coalesced

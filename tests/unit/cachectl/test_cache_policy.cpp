@@ -282,6 +282,10 @@ TEST_CASE("the clock as a block table keeps every data node exact through pinnin
             const auto ref = clock.reference(key, evicted);
             forgetDropped();
             REQUIRE(ref.hit == (before != ClockProPolicy::kNone && !wasDetached));
+            if (!ref.hit) {
+                // A miss makes room for detached blocks too, while resident ones are left.
+                REQUIRE((clock.dataBlocks() <= clock.capacity() || clock.size() == 1));
+            }
             if (before != ClockProPolicy::kNone) {
                 REQUIRE(ref.node == before); // data stays where it is
             } else {
@@ -327,6 +331,53 @@ TEST_CASE("the clock as a block table keeps every data node exact through pinnin
     checkModel();
     CHECK(detachedSeen > 0);
     CHECK(clock.nonResidentBlocks() > 0);
+}
+
+TEST_CASE("a small clock whose detached blocks leave only hot ones resident still makes room",
+          "[cachectl][policy]") {
+    // Detached (dirty, evicted) blocks count against the capacity. With most blocks pinned and
+    // hit often, a miss can find every resident block hot and referenced, down to one block:
+    // the clock must still evict, not run its cold hand over an empty cold share.
+    for (const std::size_t capacity : {1U, 2U, 3U, 5U, 8U}) {
+        CAPTURE(capacity);
+        ClockProPolicy clock(capacity);
+        std::vector<std::uint64_t> evicted;
+        std::mt19937_64 random(capacity);
+        std::size_t detachedTookRoom = 0;
+        for (int step = 0; step < 20000; ++step) {
+            const std::uint64_t key = random() % (3 * capacity + 2);
+            evicted.clear();
+            const auto ref = clock.reference(key, evicted);
+            REQUIRE(clock.contains(key));
+            REQUIRE((clock.dataBlocks() <= clock.capacity() || clock.size() == 1));
+            if (clock.dataBlocks() >= capacity && clock.size() < capacity) {
+                ++detachedTookRoom;
+            }
+            for (int hits = 0; hits < 3; ++hits) {
+                clock.hit(ref.node);
+            }
+            if (random() % 4 != 0) {
+                clock.setDataFlags(ref.node, ClockProPolicy::kPinned);
+            }
+            if (step % 7 == 0) {
+                // Write-back: every block turns clean, and the detached ones go.
+                std::vector<std::uint32_t> gone;
+                clock.forEachData([&](std::uint64_t, std::uint32_t node) {
+                    clock.setDataFlags(node, 0);
+                    if (clock.detached(node)) {
+                        gone.push_back(node);
+                    }
+                });
+                for (const std::uint32_t node : gone) {
+                    clock.remove(node);
+                }
+            }
+        }
+        CHECK(clock.size() <= capacity);
+        if (capacity > 1) {
+            CHECK(detachedTookRoom > 0); // the state this test is about was reached
+        }
+    }
 }
 
 TEST_CASE("CLOCK-Pro promotes a block evicted in its test period when it comes back",
