@@ -110,6 +110,9 @@ struct alignas(64) CacheEngine::Shard {
     static_assert(sizeof(Stored) <= kCompressedHandleBudget);
 
     ShardLock mutex;
+    // Next to the lock: a hit writes only the cache line the lock has brought to its core.
+    std::uint64_t hits = 0;
+    std::uint64_t misses = 0;
     std::unique_ptr<SteeredClockProPolicy> policy;
     bool compression = false;
     FrameArena frames{kBlock};   // raw data, by node
@@ -127,8 +130,6 @@ struct alignas(64) CacheEngine::Shard {
     std::uint64_t budgetBytes = 0;
     std::size_t minBlocks = 0;
     std::size_t maxBlocks = 0;
-    std::uint64_t hits = 0;
-    std::uint64_t misses = 0;
     std::vector<std::uint64_t> evicted;
 
     ClockProPolicy& clock() { return policy->clock(); }

@@ -211,9 +211,13 @@ public:
         });
     }
     // A hit on a data node that is not detached: bumps its reference count, as access() does.
+    // A count already at its top is not written: the node's cache line stays shared between the
+    // cores that hit it, instead of moving to each in turn.
     void hit(std::uint32_t node) {
         Node& n = m_data[node];
-        n.referenced = std::min(3U, n.referenced + 1U) & 3U;
+        if (n.referenced != 3U) {
+            n.referenced = (n.referenced + 1U) & 3U;
+        }
     }
     bool detached(std::uint32_t node) const { return m_data[node].status == kDetached; }
     // A data node for key (which has none) outside the clock: data the policy is not told of
