@@ -23,8 +23,8 @@
 #include <string>
 #include <thread>
 #include <tuple>
-#include <vector>
 #include <unistd.h>
+#include <vector>
 
 #include "core/cachectl/block_store.h"
 #include "core/cachectl/engine/block_codec.h"
