@@ -122,7 +122,7 @@ void printInfo(const Json& info) {
     }
 }
 
-int runInfo(const CliContext& context, const std::string& target) {
+int runFirmwareInfo(const CliContext& context, const std::string& target) {
     auto info = readInfo(context, target);
     if (!info) {
         return reportError(context,
@@ -366,7 +366,7 @@ void addFirmwareCommands(CLI::App& app, CliContext& context, Commands& commands)
             return reportError(context, Error(ErrorCode::InvalidArgument,
                                               "give a drive: ssdkeeperctl firmware /dev/…"));
         }
-        return runInfo(context, *target);
+        return runFirmwareInfo(context, *target);
     });
 }
 

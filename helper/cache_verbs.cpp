@@ -12,8 +12,6 @@ namespace {
 
 using namespace ssdk::cachectl;
 
-constexpr std::size_t kMaxPathLength = 4096;
-
 std::string cacheName(const std::string& origin) {
     std::string name = "ssdk-";
     for (char c : kernelName(origin)) {

@@ -16,12 +16,7 @@ namespace {
 
 namespace fw = firmware;
 
-constexpr std::size_t kMaxPath = 4096;
 constexpr DeviceRules kFirmwareRules{.allowMounted = true, .allowSystemDisk = true};
-
-template <typename T> std::unexpected<Error> failed(const Expected<T>& result) {
-    return std::unexpected(result.error());
-}
 
 struct UpdateArgs {
     std::string device;
@@ -43,7 +38,7 @@ Expected<UpdateArgs> updateArgs(const Json& args, bool plan) {
         return failed(keys);
     }
     UpdateArgs out;
-    auto device = stringArg(args, "device", kMaxPath);
+    auto device = stringArg(args, "device", kMaxPathLength);
     if (!device) {
         return failed(device);
     }
@@ -75,7 +70,7 @@ Expected<UpdateArgs> updateArgs(const Json& args, bool plan) {
         out.imageSize = *size;
         hasImage = args.contains("image_size");
     } else {
-        auto image = stringArg(args, "image", kMaxPath, "");
+        auto image = stringArg(args, "image", kMaxPathLength, "");
         if (!image) {
             return failed(image);
         }
@@ -165,7 +160,7 @@ Expected<Json> infoVerb(fw::FwupdService* fwupd, const fw::NvmeAdminFactory& nvm
     if (auto keys = requireOnlyKeys(args, {"device"}); !keys) {
         return failed(keys);
     }
-    auto path = stringArg(args, "device", kMaxPath);
+    auto path = stringArg(args, "device", kMaxPathLength);
     if (!path) {
         return failed(path);
     }

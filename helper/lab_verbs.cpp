@@ -10,7 +10,6 @@ namespace {
 
 constexpr std::size_t kMaxNameLength = 32;
 constexpr std::size_t kMaxLayoutLength = 16;
-constexpr std::size_t kMaxPathLength = 4096;
 
 Expected<lab::LabCreateRequest> parseCreateArgs(const Json& args) {
     if (auto keys = requireOnlyKeys(args, {"name", "size", "sector_size", "layout"}); !keys) {

@@ -25,19 +25,13 @@ namespace {
 namespace trim = maintenance::trim;
 namespace erase = maintenance::erase;
 
-constexpr std::size_t kMaxPath = 4096;
-
-template <typename T> std::unexpected<Error> failed(const Expected<T>& result) {
-    return std::unexpected(result.error());
-}
-
 void progressEvent(const VerbEvents& events, double fraction, const std::string& text) {
     events("progress", Json{{"fraction", fraction}, {"text", text}});
 }
 
 // A mount point argument: absolute, and exactly a mount point of a block-device filesystem.
 Expected<std::string> mountPointArg(const Json& args, std::string_view key) {
-    auto path = stringArg(args, key, kMaxPath);
+    auto path = stringArg(args, key, kMaxPathLength);
     if (!path) {
         return path;
     }
@@ -59,7 +53,7 @@ Expected<Json> auditVerb(ProcessRunner& runner, const Json& args) {
     if (auto keys = requireOnlyKeys(args, {"target"}); !keys) {
         return failed(keys);
     }
-    auto target = stringArg(args, "target", kMaxPath);
+    auto target = stringArg(args, "target", kMaxPathLength);
     if (!target) {
         return failed(target);
     }
@@ -162,7 +156,7 @@ Expected<Json> formatVerb(ProcessRunner& runner, const Json& args, const VerbEve
     if (auto keys = requireOnlyKeys(args, {"device", "fs", "verify", "discard_first"}); !keys) {
         return failed(keys);
     }
-    auto path = stringArg(args, "device", kMaxPath);
+    auto path = stringArg(args, "device", kMaxPathLength);
     auto fsType = stringArg(args, "fs", 16);
     auto verify = boolArg(args, "verify", true);
     auto discardFirst = boolArg(args, "discard_first", false);
@@ -218,7 +212,7 @@ Expected<Json> formatVerb(ProcessRunner& runner, const Json& args, const VerbEve
 }
 
 Expected<device::Device> wholeDiskArg(const Json& args) {
-    auto path = stringArg(args, "device", kMaxPath);
+    auto path = stringArg(args, "device", kMaxPathLength);
     if (!path) {
         return failed(path);
     }

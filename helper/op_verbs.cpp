@@ -9,8 +9,6 @@ namespace {
 
 using namespace ssdk::overprovision;
 
-constexpr std::size_t kMaxPathLength = 4096;
-
 struct OpContext {
     LabContext lab;
     ProcessRunner* runner = nullptr;

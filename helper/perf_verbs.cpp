@@ -20,12 +20,7 @@ namespace ssdk::helper {
 
 namespace {
 
-constexpr std::size_t kMaxPath = 4096;
 constexpr std::uint64_t kMaxSeconds = 24 * 3600;
-
-template <typename T> std::unexpected<Error> failed(const Expected<T>& result) {
-    return std::unexpected(result.error());
-}
 
 Expected<unsigned> boundedArg(const Json& args, std::string_view key, unsigned fallback,
                               std::uint64_t low, std::uint64_t high) {
@@ -122,7 +117,7 @@ Expected<Json> benchVerb(ProcessRunner& runner, int cancelFd, const Json& args,
         !keys) {
         return failed(keys);
     }
-    auto path = stringArg(args, "device", kMaxPath);
+    auto path = stringArg(args, "device", kMaxPathLength);
     if (!path) {
         return failed(path);
     }

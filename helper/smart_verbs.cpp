@@ -10,7 +10,6 @@ namespace ssdk::helper {
 
 namespace {
 
-constexpr std::size_t kMaxPathLength = 4096;
 constexpr std::size_t kMaxTestLength = 8;
 constexpr DeviceRules kSmartRules{.allowMounted = true, .allowSystemDisk = true};
 

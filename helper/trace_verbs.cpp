@@ -18,7 +18,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::size_t kMaxPath = 4096;
 // A "trace" event carries the request lines once this many have gathered (one helper line
 // holds at most rpc::kMaxLineBytes; a request line is at most ~42 bytes, JSON adds nothing to it
 // but the escaped newline).
@@ -26,10 +25,6 @@ constexpr std::size_t kChunkBytes = 256 * 1024;
 static_assert(2 * kChunkBytes < rpc::kMaxLineBytes);
 // How long one wait for trace events lasts at most, so a stop is seen promptly.
 constexpr std::chrono::milliseconds kMaxWait{200};
-
-template <typename T> std::unexpected<Error> failed(const Expected<T>& result) {
-    return std::unexpected(result.error());
-}
 
 // The requests of a recording, up to perf::kMaxTraceRequests; their lines go to the client in
 // "trace" events of about kChunkBytes.
@@ -168,7 +163,7 @@ Expected<TraceRecordRequest> checkTraceRecordRequest(const Json& args) {
         return failed(keys);
     }
     TraceRecordRequest request;
-    auto device = stringArg(args, "device", kMaxPath);
+    auto device = stringArg(args, "device", kMaxPathLength);
     if (!device) {
         return failed(device);
     }

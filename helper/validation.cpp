@@ -12,8 +12,6 @@ namespace ssdk::helper {
 
 namespace {
 
-constexpr std::size_t kMaxPathLength = 4096;
-
 Error badArgument(std::string_view key, const std::string& why) {
     return Error(ErrorCode::InvalidArgument, fmt::format("argument '{}' {}", key, why));
 }

@@ -11,6 +11,9 @@
 
 namespace ssdk::helper {
 
+// The longest path a verb takes (PATH_MAX).
+inline constexpr std::size_t kMaxPathLength = 4096;
+
 // Verb arguments come from an unprivileged process: every one is checked for presence,
 // type, range and form before use, and unknown keys are refused rather than ignored.
 Expected<void> requireOnlyKeys(const Json& args, std::initializer_list<std::string_view> keys);

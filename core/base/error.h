@@ -64,6 +64,11 @@ inline std::unexpected<Error> failErrno(int err, std::string what) {
     return std::unexpected(errnoError(err, std::move(what)));
 }
 
+// The error of a failed result, returned from a function with another result type.
+template <typename T> std::unexpected<Error> failed(const Expected<T>& result) {
+    return std::unexpected(result.error());
+}
+
 // Adds context to the error of an Expected, leaving a value untouched.
 template <typename T> Expected<T> withContext(Expected<T> result, std::string what) {
     if (!result) {

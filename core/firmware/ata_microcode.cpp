@@ -10,7 +10,7 @@ std::uint16_t word(std::span<const std::uint8_t> data, std::size_t index) {
     return static_cast<std::uint16_t>(data[index * 2] | (data[index * 2 + 1] << 8));
 }
 
-bool bit(std::uint16_t value, unsigned position) {
+bool wordBit(std::uint16_t value, unsigned position) {
     return ((value >> position) & 1U) != 0;
 }
 
@@ -59,11 +59,11 @@ Expected<AtaMicrocode> parseAtaMicrocode(std::span<const std::uint8_t> data) {
     const std::uint16_t w86 = word(data, 86);
     const std::uint16_t w119 = word(data, 119);
     const std::uint16_t w120 = word(data, 120);
-    mc.supported = validWord(w83) && bit(w83, 0);
-    mc.enabled = mc.supported && bit(w86, 0);
-    mc.dmaSupported = mc.supported && bit(word(data, 69), 8);
-    mc.segmentedSupported = mc.supported && validWord(w119) && bit(w119, 4);
-    mc.segmentedEnabled = mc.segmentedSupported && validWord(w120) && bit(w120, 4);
+    mc.supported = validWord(w83) && wordBit(w83, 0);
+    mc.enabled = mc.supported && wordBit(w86, 0);
+    mc.dmaSupported = mc.supported && wordBit(word(data, 69), 8);
+    mc.segmentedSupported = mc.supported && validWord(w119) && wordBit(w119, 4);
+    mc.segmentedEnabled = mc.segmentedSupported && validWord(w120) && wordBit(w120, 4);
     if (mc.segmentedSupported) {
         mc.minBlocks = blockCount(word(data, 234));
         mc.maxBlocks = blockCount(word(data, 235));

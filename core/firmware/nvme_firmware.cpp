@@ -16,7 +16,7 @@ std::string trimmedAscii(std::span<const std::uint8_t> data, std::size_t offset,
     return first == std::string::npos ? std::string() : text.substr(first);
 }
 
-bool bit(std::uint32_t value, unsigned position) {
+bool fieldBit(std::uint32_t value, unsigned position) {
     return ((value >> position) & 1U) != 0;
 }
 
@@ -37,10 +37,10 @@ Expected<NvmeFirmwareCaps> parseFirmwareCaps(std::span<const std::uint8_t> data)
     caps.firmware = trimmedAscii(data, 64, 8);
     const std::uint32_t oacs = data[256] | (std::uint32_t{data[257]} << 8);
     const std::uint8_t frmw = data[260];
-    caps.downloadCommitSupported = bit(oacs, 2);
-    caps.slot1ReadOnly = bit(frmw, 0);
+    caps.downloadCommitSupported = fieldBit(oacs, 2);
+    caps.slot1ReadOnly = fieldBit(frmw, 0);
     caps.slots = static_cast<std::uint8_t>((frmw >> 1) & 0x07);
-    caps.activationWithoutReset = bit(frmw, 4);
+    caps.activationWithoutReset = fieldBit(frmw, 4);
     caps.maxActivationTime100ms = static_cast<std::uint16_t>(data[258] | (data[259] << 8));
     caps.fwugRaw = data[319];
     return caps;

@@ -16,10 +16,6 @@ using namespace std::chrono_literals;
 constexpr std::chrono::milliseconds kResizeTimeout = std::chrono::hours(6);
 constexpr std::chrono::milliseconds kCheckTimeout = std::chrono::hours(2);
 
-bool isExt(std::string_view type) {
-    return type == "ext2" || type == "ext3" || type == "ext4";
-}
-
 ProcessRequest request(std::vector<std::string> argv,
                        std::chrono::milliseconds timeout = std::chrono::minutes(2)) {
     ProcessRequest result;
@@ -69,8 +65,12 @@ bool sameSize(Bytes filesystemSize, Bytes target) {
     return filesystemSize <= target && (target - filesystemSize) < kSizeSlack;
 }
 
+bool isExtFilesystem(std::string_view type) {
+    return type == "ext2" || type == "ext3" || type == "ext4";
+}
+
 bool isSupportedFilesystem(std::string_view type) {
-    return isExt(type) || type == "ntfs" || type == "btrfs";
+    return isExtFilesystem(type) || type == "ntfs" || type == "btrfs";
 }
 
 FilesystemTool::FilesystemTool(ProcessRunner& runner, std::filesystem::path mountInfo)
@@ -80,7 +80,7 @@ FilesystemTool::FilesystemTool(ProcessRunner& runner, std::filesystem::path moun
 Expected<FilesystemUsage> FilesystemTool::readUsage(const FilesystemLocation& where) {
     std::vector<std::string> argv;
     Expected<FilesystemUsage> (*parse)(std::string_view) = nullptr;
-    if (isExt(where.type)) {
+    if (isExtFilesystem(where.type)) {
         argv = {"dumpe2fs", "-h", where.device};
         parse = parseDumpe2fs;
     } else if (where.type == "ntfs") {
@@ -116,7 +116,7 @@ Expected<FilesystemUsage> FilesystemTool::inspect(const FilesystemLocation& wher
     if (!usage) {
         return usage;
     }
-    if (isExt(where.type)) {
+    if (isExtFilesystem(where.type)) {
         auto minimum = runChecked(m_runner, request({"resize2fs", "-P", where.device}));
         if (!minimum) {
             return std::unexpected(minimum.error());
@@ -195,7 +195,7 @@ Expected<void> FilesystemTool::check(const FilesystemLocation& where) {
     if (!where.mountPoint.empty() || where.type == "btrfs") {
         return {};
     }
-    if (isExt(where.type)) {
+    if (isExtFilesystem(where.type)) {
         // 0: clean, 1: errors corrected, 2: corrected, reboot advised (not for unmounted).
         return runAccepting(m_runner, request({"e2fsck", "-f", "-y", where.device}, kCheckTimeout),
                             2);
@@ -212,7 +212,7 @@ Expected<void> FilesystemTool::verify(const FilesystemLocation& where) {
     if (!where.mountPoint.empty() || where.type == "btrfs") {
         return {};
     }
-    if (isExt(where.type)) {
+    if (isExtFilesystem(where.type)) {
         return runAccepting(m_runner, request({"e2fsck", "-f", "-n", where.device}, kCheckTimeout));
     }
     return check(where);
@@ -227,7 +227,7 @@ Expected<void> FilesystemTool::resize(const FilesystemLocation& where, Bytes new
         return {};
     }
     ProcessRequest req;
-    if (isExt(where.type)) {
+    if (isExtFilesystem(where.type)) {
         if (newSize.value % 1024 != 0) {
             return fail(ErrorCode::InvalidArgument,
                         fmt::format("ext size {} is not a multiple of 1 KiB", newSize.value));
@@ -248,7 +248,7 @@ Expected<void> FilesystemTool::resize(const FilesystemLocation& where, Bytes new
         return std::unexpected(unsupported(where));
     }
     auto resized = runAccepting(m_runner, req);
-    if (!resized && isExt(where.type) && !where.mountPoint.empty() &&
+    if (!resized && isExtFilesystem(where.type) && !where.mountPoint.empty() &&
         resized.error().message().find("Permission denied") != std::string::npos) {
         return std::unexpected(resized.error().addContext(
             "growing a mounted ext filesystem needs CAP_SYS_RESOURCE, which this system denies "

@@ -20,6 +20,8 @@ struct FilesystemLocation {
 };
 
 bool isSupportedFilesystem(std::string_view type);
+// ext2, ext3 or ext4 (e2fsprogs).
+bool isExtFilesystem(std::string_view type);
 
 // How much smaller than asked a filesystem may come out: NTFS keeps its backup boot sector in
 // the partition's last sector, outside the volume ntfsresize reports.

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <numeric>
 
+#include "core/overprovision/filesystem_tool.h"
+
 namespace ssdk::overprovision {
 
 namespace {
@@ -17,10 +19,6 @@ double percentOf(Bytes part, Bytes whole) {
     return whole.value == 0
                ? 0.0
                : static_cast<double>(part.value) * 100.0 / static_cast<double>(whole.value);
-}
-
-bool isExt(std::string_view type) {
-    return type == "ext2" || type == "ext3" || type == "ext4";
 }
 
 // Where the last partition may end: GPT keeps its backup header and entries (up to 16 KiB and
@@ -67,7 +65,7 @@ std::string unsupportedReason(const device::Partition& partition) {
                ", and no shrink tool for it is installed: SSD Keeper "
                "does not shrink FAT filesystems";
     }
-    if (isExt(type) || type == "ntfs" || type == "btrfs") {
+    if (isSupportedFilesystem(type)) {
         return {};
     }
     return who + " at the end of the disk holds " +
@@ -217,7 +215,8 @@ Expected<Plan> plan(const device::Device& device, const std::optional<Filesystem
         refuse(reason);
     }
     const bool mounted = !partition.mounts.empty();
-    if (result.direction == Direction::Shrink && mounted && isExt(result.filesystemType)) {
+    if (result.direction == Direction::Shrink && mounted &&
+        isExtFilesystem(result.filesystemType)) {
         result.unmountOffered = partition.mounts.size() == 1 && !device.holdsRootFilesystem();
         result.mountUsers = options.mountUsers;
         if (!options.unmountAndRemount || !result.unmountOffered) {

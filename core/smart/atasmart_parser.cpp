@@ -9,6 +9,8 @@
 #include <optional>
 #include <string_view>
 
+#include "core/smart/atasmart_disk.h"
+
 namespace ssdk::smart {
 
 namespace {
@@ -50,11 +52,6 @@ std::string asciiText(const char* text) {
     }
     return clean;
 }
-
-struct DiskDeleter {
-    void operator()(SkDisk* disk) const { sk_disk_free(disk); }
-};
-using DiskPtr = std::unique_ptr<SkDisk, DiskDeleter>;
 
 std::string prettyText(const SkSmartAttributeParsedData& attribute) {
     const auto value = attribute.pretty_value;
@@ -256,7 +253,7 @@ Expected<SmartReport> parseAtasmartBlob(std::span<const std::uint8_t> blob) {
     if (sk_disk_open(nullptr, &raw) < 0) {
         return failErrno(errno, "creating a libatasmart blob disk");
     }
-    const DiskPtr disk(raw);
+    const SkDiskPtr disk(raw);
     if (sk_disk_set_blob(disk.get(), blob.data(), blob.size()) < 0) {
         return fail(ErrorCode::Parse,
                     fmt::format("libatasmart refused the blob: {}", std::strerror(errno)));

@@ -6,13 +6,9 @@
 #include <memory>
 #include <unistd.h>
 
-namespace ssdk::smart {
+#include "core/smart/atasmart_disk.h"
 
-namespace {
-struct DiskDeleter {
-    void operator()(SkDisk* disk) const { sk_disk_free(disk); }
-};
-} // namespace
+namespace ssdk::smart {
 
 Availability AtasmartSource::availability() {
     if (::geteuid() != 0) {
@@ -34,7 +30,7 @@ Expected<RawReport> AtasmartSource::capture(const std::string& devicePath,
         }
         return failErrno(error, what);
     }
-    const std::unique_ptr<SkDisk, DiskDeleter> disk(opened);
+    const SkDiskPtr disk(opened);
     SkBool available = 0;
     if (sk_disk_smart_is_available(disk.get(), &available) < 0 || available == 0) {
         return fail(ErrorCode::Unsupported, what + ": the drive does not offer SMART");

@@ -21,7 +21,7 @@ namespace {
 
 // A challenger must beat the leader's score by this share (and by one hit) to take over, so
 // near ties do not make the resident set flap between experts.
-constexpr double kSwitchMargin = 0.02;
+constexpr double kExpertSwitchMargin = 0.02;
 
 } // namespace
 
@@ -68,7 +68,8 @@ bool AdaptivePolicy::access(std::uint64_t key, std::vector<std::uint64_t>& evict
     }
     const auto best = static_cast<std::size_t>(std::max_element(m_scores.begin(), m_scores.end()) -
                                                m_scores.begin());
-    if (best != m_leader && m_scores[best] > m_scores[m_leader] * (1.0 + kSwitchMargin) + 1.0) {
+    if (best != m_leader &&
+        m_scores[best] > m_scores[m_leader] * (1.0 + kExpertSwitchMargin) + 1.0) {
         switchLeader(best);
     }
     return hit;

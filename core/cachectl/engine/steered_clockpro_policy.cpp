@@ -29,7 +29,7 @@ constexpr double kMinShadowBlocks = 1024;
 constexpr double kMinSampleRate = 1.0 / 256;
 // A challenger must beat the leader's score by this share (and by one hit) to take over, so
 // near ties do not make the main clock flap between shares.
-constexpr double kSwitchMargin = 0.02;
+constexpr double kShareSwitchMargin = 0.02;
 
 std::uint64_t sampleHash(std::uint64_t key) {
     // A different mix from BlockIndex's, so the sample is not a run of home buckets.
@@ -83,7 +83,7 @@ void ColdShareSteering::observe(std::uint64_t key) {
     const std::size_t current = leader();
     const auto best = static_cast<std::size_t>(std::max_element(m_scores.begin(), m_scores.end()) -
                                                m_scores.begin());
-    if (best != current && m_scores[best] > m_scores[current] * (1.0 + kSwitchMargin) + 1.0) {
+    if (best != current && m_scores[best] > m_scores[current] * (1.0 + kShareSwitchMargin) + 1.0) {
         m_leader.store(best, std::memory_order_relaxed);
     }
 }
