@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "app/device_text.h"
 #include "app/health_backend.h"
 #include "app/theme.h"
 #include "core/base/bytes.h"
@@ -26,10 +27,6 @@ namespace {
 
 constexpr int kSortRole = Qt::UserRole + 1;
 constexpr int kSelfTestPollMs = 15000;
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
-}
 
 QLabel* makeLabel(const QString& text, const char* role, const char* name = nullptr) {
     auto* label = new QLabel(text);
@@ -94,7 +91,7 @@ template <typename T> QString orDash(const std::optional<T>& value) {
 }
 
 QString counterText(const std::optional<smart::UInt128>& value) {
-    return value ? qs(value->toString()) : QStringLiteral("—");
+    return value ? toQString(value->toString()) : QStringLiteral("—");
 }
 
 QStandardItem* item(const QString& text, QVariant sortKey = {}) {
@@ -287,7 +284,7 @@ void HealthPage::refresh() {
     m_showingReplay = false;
     const device::Device device = *m_device;
     run([backend = m_backend, device] { return outcomeOf(backend->read(device)); },
-        tr("Reading %1…").arg(qs(device.path)));
+        tr("Reading %1…").arg(toQString(device.path)));
 }
 
 void HealthPage::chooseReport() {
@@ -317,7 +314,7 @@ void HealthPage::startSelfTest(smart::SelfTestAction action) {
             if (!started) {
                 Outcome outcome;
                 outcome.selfTestRequest = true;
-                outcome.error = qs(started.error().describe());
+                outcome.error = toQString(started.error().describe());
                 return outcome;
             }
             // Read again so the progress shows at once.
@@ -325,7 +322,7 @@ void HealthPage::startSelfTest(smart::SelfTestAction action) {
         },
         action == smart::SelfTestAction::Abort
             ? tr("Aborting the self-test…")
-            : tr("Starting a %1 self-test…").arg(qs(std::string(toString(action)))));
+            : tr("Starting a %1 self-test…").arg(toQString(std::string(toString(action)))));
 }
 
 HealthPage::Outcome HealthPage::outcomeOf(Expected<smart::DriveHealth> health,
@@ -336,7 +333,7 @@ HealthPage::Outcome HealthPage::outcomeOf(Expected<smart::DriveHealth> health,
     if (health) {
         outcome.health = std::move(*health);
     } else {
-        outcome.error = qs(health.error().describe());
+        outcome.error = toQString(health.error().describe());
     }
     return outcome;
 }
@@ -389,22 +386,23 @@ void HealthPage::display(const smart::DriveHealth& health) {
                                             "font-size: 13pt; }")
                                  .arg(style.foreground, style.background));
     if (report != nullptr && !report->model.empty()) {
-        m_title->setText(qs(report->model));
-        QStringList parts{qs(health.device), qs(std::string(smart::toString(report->protocol)))};
+        m_title->setText(toQString(report->model));
+        QStringList parts{toQString(health.device),
+                          toQString(std::string(smart::toString(report->protocol)))};
         if (!report->serial.empty()) {
-            parts << tr("serial %1").arg(qs(report->serial));
+            parts << tr("serial %1").arg(toQString(report->serial));
         }
         if (!report->firmware.empty()) {
-            parts << tr("firmware %1").arg(qs(report->firmware));
+            parts << tr("firmware %1").arg(toQString(report->firmware));
         }
         if (report->capacityBytes) {
-            parts << qs(formatSi(Bytes(*report->capacityBytes)));
+            parts << toQString(formatSi(Bytes(*report->capacityBytes)));
         }
-        parts << tr("via %1").arg(qs(std::string(smart::toString(report->source))));
+        parts << tr("via %1").arg(toQString(std::string(smart::toString(report->source))));
         m_subtitle->setText(parts.join(QStringLiteral(" · ")));
     } else {
         m_title->setText(tr("Drive health"));
-        m_subtitle->setText(qs(health.device));
+        m_subtitle->setText(toQString(health.device));
     }
 
     QStringList lines;
@@ -413,12 +411,13 @@ void HealthPage::display(const smart::DriveHealth& health) {
     }
     for (const auto& reason : health.assessment.reasons) {
         lines << QStringLiteral("<span style='color:%1'>●</span> %2")
-                     .arg(severityColor(reason.severity), qs(reason.message).toHtmlEscaped());
+                     .arg(severityColor(reason.severity),
+                          toQString(reason.message).toHtmlEscaped());
     }
     if (report != nullptr) {
         for (const auto& warning : report->warnings) {
             lines << QStringLiteral("<span style='color:#5f6773'>⚠ %1</span>")
-                         .arg(qs(warning).toHtmlEscaped());
+                         .arg(toQString(warning).toHtmlEscaped());
         }
     }
     m_reasons->setText(lines.join(QStringLiteral("<br>")));
@@ -443,7 +442,7 @@ void HealthPage::display(const smart::DriveHealth& health) {
     if (derived.percentageUsed) {
         m_life->setText(QStringLiteral("%1 %").arg(std::max(0, 100 - *derived.percentageUsed)));
         QString note =
-            tr("%1 % used (%2)").arg(*derived.percentageUsed).arg(qs(derived.wearSource));
+            tr("%1 % used (%2)").arg(*derived.percentageUsed).arg(toQString(derived.wearSource));
         if (derived.remainingLifeDays) {
             note += tr("; about %1 years left at this rate")
                         .arg(*derived.remainingLifeDays / 365.0, 0, 'f', 1);
@@ -454,7 +453,7 @@ void HealthPage::display(const smart::DriveHealth& health) {
         m_lifeNote->setText(tr("no wear indicator"));
     }
     if (derived.hostWritesBytes) {
-        m_writes->setText(qs(smart::formatByteCount(*derived.hostWritesBytes)));
+        m_writes->setText(toQString(smart::formatByteCount(*derived.hostWritesBytes)));
         m_writesNote->setText(report != nullptr && report->nvme
                                   ? tr("NVMe data units × 512 000 bytes")
                                   : tr("from the drive's write counter"));
@@ -496,14 +495,14 @@ void HealthPage::showAttributes(const smart::SmartReport* report) {
                                                        : tr("OK");
         QList<QStandardItem*> row{
             item(QString::number(attribute.id), attribute.id),
-            item(qs(attribute.name)),
+            item(toQString(attribute.name)),
             item(orDash(attribute.value),
                  attribute.value ? QVariant(*attribute.value) : QVariant(-1)),
             item(orDash(attribute.worst),
                  attribute.worst ? QVariant(*attribute.worst) : QVariant(-1)),
             item(orDash(attribute.thresh),
                  attribute.thresh ? QVariant(*attribute.thresh) : QVariant(-1)),
-            item(qs(attribute.rawText), QVariant::fromValue<qulonglong>(attribute.raw)),
+            item(toQString(attribute.rawText), QVariant::fromValue<qulonglong>(attribute.raw)),
             item(attribute.prefailure ? tr("Pre-fail") : tr("Old-age")),
             item(state, attribute.failingNow     ? 2
                         : attribute.failedInPast ? 1
@@ -532,7 +531,7 @@ void HealthPage::showNvme(const smart::SmartReport* report) {
     QStringList warnings;
     for (const auto& bit : smart::nvmeCriticalWarningBits()) {
         if ((nvme.criticalWarning & bit.mask) != 0) {
-            warnings << qs(std::string(bit.meaning));
+            warnings << toQString(std::string(bit.meaning));
         }
     }
     const QList<QPair<QString, QString>> rows{
@@ -589,7 +588,7 @@ void HealthPage::showSelfTest(const smart::SmartReport* report) {
     QString text =
         running
             ? tr("A self-test is running: %1 % remaining.").arg(state.percentRemaining.value_or(0))
-            : tr("Last status: %1").arg(qs(state.statusText));
+            : tr("Last status: %1").arg(toQString(state.statusText));
     if (state.shortMinutes || state.extendedMinutes) {
         text += tr(" A short test takes about %1 min, an extended one about %2 min.")
                     .arg(orDash(state.shortMinutes), orDash(state.extendedMinutes));
@@ -598,8 +597,8 @@ void HealthPage::showSelfTest(const smart::SmartReport* report) {
     m_selfTestLog->setRowCount(static_cast<int>(state.log.size()));
     for (int i = 0; i < static_cast<int>(state.log.size()); ++i) {
         const auto& entry = state.log[static_cast<std::size_t>(i)];
-        m_selfTestLog->setItem(i, 0, new QTableWidgetItem(qs(entry.type)));
-        auto* result = new QTableWidgetItem(qs(entry.status));
+        m_selfTestLog->setItem(i, 0, new QTableWidgetItem(toQString(entry.type)));
+        auto* result = new QTableWidgetItem(toQString(entry.status));
         if (!entry.passed) {
             result->setForeground(QColor(0xb9, 0x1c, 0x1c));
         }

@@ -21,6 +21,7 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include "app/device_text.h"
 #include "app/helper_caller.h"
 #include "app/widgets/what_if_panel.h"
 #include "core/base/bytes.h"
@@ -36,10 +37,6 @@ constexpr std::uint64_t kKiB = 1024;
 
 QString iec(std::uint64_t bytes) {
     return QString::fromStdString(formatIec(Bytes(bytes)));
-}
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
 }
 
 std::string str(const Json& json, const char* key) {
@@ -138,7 +135,8 @@ bool ManagerCacheCalls::call(const QString& verb, Json args) {
             result = record ? Expected<Json>(Json{{"record", toJson(*record)}})
                             : Expected<Json>(std::unexpected(record.error()));
         }
-        emit finished(verb, result.has_value(), result ? QString() : qs(result.error().describe()),
+        emit finished(verb, result.has_value(),
+                      result ? QString() : toQString(result.error().describe()),
                       result ? *result : Json());
     });
     return true;
@@ -386,11 +384,12 @@ void RamCachePage::onFinished(const QString& verb, bool ok, const QString& error
             m_message->setText(
                 tr("At next boot %1 stacks the cache, and /etc/fstab mounts %2. Nothing changed "
                    "now; untick to put fstab back.")
-                    .arg(qs(str(result["record"]["boot"], "unit")),
-                         qs(str(result["record"]["cache"], "cached_device"))));
+                    .arg(toQString(str(result["record"]["boot"], "unit")),
+                         toQString(str(result["record"]["cache"], "cached_device"))));
         } else if (verb == QStringLiteral("cache.enable")) {
-            m_message->setText(tr("The cache is on: mount %1 (done for you when it was mounted).")
-                                   .arg(qs(str(result["record"]["cache"], "cached_device"))));
+            m_message->setText(
+                tr("The cache is on: mount %1 (done for you when it was mounted).")
+                    .arg(toQString(str(result["record"]["cache"], "cached_device"))));
             m_hitSeries->clear();
             m_dirtySeries->clear();
             m_ramSeries->clear();
@@ -423,12 +422,12 @@ void RamCachePage::applyProbe(const Json& result) {
     int firstAvailable = -1;
     for (const auto& backend : m_backends) {
         const bool available = backend["probe"].value("available", false);
-        const QString name = qs(str(backend, "name"));
-        m_backend->addItem(available ? qs(str(backend, "title"))
-                                     : tr("%1 — unavailable").arg(qs(str(backend, "title"))),
+        const QString name = toQString(str(backend, "name"));
+        m_backend->addItem(available ? toQString(str(backend, "title"))
+                                     : tr("%1 — unavailable").arg(toQString(str(backend, "title"))),
                            name);
         const int index = m_backend->count() - 1;
-        m_backend->setItemData(index, qs(str(backend["probe"], "reason")), Qt::ToolTipRole);
+        m_backend->setItemData(index, toQString(str(backend["probe"], "reason")), Qt::ToolTipRole);
         if (!available && model != nullptr) {
             model->item(index)->setEnabled(false);
         } else if (firstAvailable < 0) {
@@ -452,7 +451,7 @@ void RamCachePage::applyStatus(const Json& result) {
     if (auto active = activeCache(); active) {
         const auto& plan = (*active)["cache"]["plan"];
         m_enable->setChecked(true);
-        const int index = m_backend->findData(qs(str((*active)["cache"], "backend")));
+        const int index = m_backend->findData(toQString(str((*active)["cache"], "backend")));
         if (index >= 0) {
             m_backend->setCurrentIndex(index);
         }
@@ -466,7 +465,7 @@ void RamCachePage::applyStatus(const Json& result) {
             addSample((*active)["stats"]);
         } else {
             m_statsLabel->setText(
-                tr("Statistics unavailable: %1").arg(qs(str(*active, "stats_error"))));
+                tr("Statistics unavailable: %1").arg(toQString(str(*active, "stats_error"))));
         }
         if (!m_poll->isActive()) {
             m_poll->start();
@@ -547,38 +546,38 @@ void RamCachePage::setDevice(const device::Device* device) {
     m_devicePath.clear();
     m_systemDisk = false;
     if (device != nullptr) {
-        m_devicePath = qs(device->path);
+        m_devicePath = toQString(device->path);
         auto label = [](const std::string& path, const std::optional<device::Filesystem>& fs,
                         const std::vector<device::Mount>& mounts, Bytes size) {
-            QString text = qs(path) + QStringLiteral(" · ") + iec(size.value);
+            QString text = toQString(path) + QStringLiteral(" · ") + iec(size.value);
             if (fs) {
-                text += QStringLiteral(" · ") + qs(fs->type);
+                text += QStringLiteral(" · ") + toQString(fs->type);
             }
             if (!mounts.empty()) {
-                text += QStringLiteral(" · ") + qs(mounts.front().mountPoint);
+                text += QStringLiteral(" · ") + toQString(mounts.front().mountPoint);
             }
             return text;
         };
         for (const auto& partition : device->partitions) {
             m_partition->addItem(
                 label(partition.path, partition.filesystem, partition.mounts, partition.size),
-                qs(partition.path));
+                toQString(partition.path));
         }
         if (device->partitions.empty()) {
             m_partition->addItem(
                 label(device->path, device->filesystem, device->mounts, device->size),
-                qs(device->path));
+                toQString(device->path));
         }
         m_systemDisk = device->holdsRootFilesystem();
         m_summary->setText(
             m_systemDisk
                 ? tr("%1 holds the running system (/): SSD Keeper does not stack a cache under "
                      "it. Select another drive.")
-                      .arg(qs(device->path))
+                      .arg(toQString(device->path))
                 : tr("Keep the most used blocks of %1 in RAM (RAPID-style): reads that hit come "
                      "from memory, and in write-back mode writes are absorbed and written back in "
                      "larger chunks.")
-                      .arg(qs(device->path)));
+                      .arg(toQString(device->path)));
     } else {
         m_summary->setText(tr("Select a drive."));
     }
@@ -589,7 +588,7 @@ void RamCachePage::setDevice(const device::Device* device) {
     bool mounted = false;
     if (device != nullptr) {
         for (const auto& partition : device->partitions) {
-            if (qs(partition.path) == selectedPartition() && !partition.mounts.empty()) {
+            if (toQString(partition.path) == selectedPartition() && !partition.mounts.empty()) {
                 mounted = true;
             }
         }
@@ -615,19 +614,20 @@ void RamCachePage::updateControls() {
     const int index = m_backend->currentIndex();
     Json backend;
     for (const auto& item : m_backends) {
-        if (index >= 0 && qs(str(item, "name")) == m_backend->itemData(index).toString()) {
+        if (index >= 0 && toQString(str(item, "name")) == m_backend->itemData(index).toString()) {
             backend = item;
         }
     }
     const bool available = backend.is_object() && backend["probe"].value("available", false);
     if (backend.is_object() && !available) {
         m_backendReason->setText(
-            tr("Unavailable here: %1").arg(qs(str(backend["probe"], "reason"))));
+            tr("Unavailable here: %1").arg(toQString(str(backend["probe"], "reason"))));
     } else {
         QStringList others;
         for (const auto& item : m_backends) {
             if (!item["probe"].value("available", false)) {
-                others << tr("%1: %2").arg(qs(str(item, "name")), qs(str(item["probe"], "reason")));
+                others << tr("%1: %2").arg(toQString(str(item, "name")),
+                                           toQString(str(item["probe"], "reason")));
             }
         }
         m_backendReason->setText(
@@ -653,12 +653,12 @@ void RamCachePage::updateControls() {
     m_compression->clear();
     if (backend.is_object()) {
         for (const auto& name : backend["capabilities"].value("compressions", Json::array())) {
-            m_compression->addItem(qs(name.get<std::string>()));
+            m_compression->addItem(toQString(name.get<std::string>()));
         }
         m_writeBack->setEnabled(backend["capabilities"].value("write_back", false));
     }
     if (on) {
-        m_compression->setCurrentText(qs(str((*active)["cache"]["plan"], "compression")));
+        m_compression->setCurrentText(toQString(str((*active)["cache"]["plan"], "compression")));
     } else if (m_compression->findText(current) >= 0) {
         m_compression->setCurrentText(current);
     }
@@ -758,8 +758,8 @@ void RamCachePage::updateTuning(const Json& backend, const std::optional<Json>& 
             const std::string reason = str(capabilities, knob.reasonKey);
             tip += QLatin1Char('\n') +
                    tr("Not with %1: %2")
-                       .arg(qs(str(backend, "name")),
-                            reason.empty() ? tr("it has no such setting") : qs(reason));
+                       .arg(toQString(str(backend, "name")),
+                            reason.empty() ? tr("it has no such setting") : toQString(reason));
         }
         for (QWidget* widget :
              {static_cast<QWidget*>(knob.set), static_cast<QWidget*>(knob.value)}) {
@@ -837,12 +837,12 @@ void RamCachePage::applySafety(const std::optional<Json>& active) {
         if (!by.empty()) {
             state << tr("Write-through now because of %1; write-back returns on mains power or "
                         "resume.")
-                         .arg(qs(by));
+                         .arg(toQString(by));
         }
         if ((*active)["boot"].is_object()) {
             state << tr("At boot: %1, mounted through %2.")
-                         .arg(qs(str((*active)["boot"], "unit")),
-                              qs(str((*active)["boot"], "fstab")));
+                         .arg(toQString(str((*active)["boot"], "unit")),
+                              toQString(str((*active)["boot"], "fstab")));
         }
         if (str(*active, "phase") == "scheduled") {
             state << tr("Scheduled: the cache is stacked at the next boot.");
@@ -862,7 +862,8 @@ void RamCachePage::confirmAtNextBoot(const Json& fstab, Json args) {
            "cache, which a boot unit stacks before it. Nothing else changes now; turning the "
            "cache off puts the line back exactly.</p><pre>%3</pre>")
             .arg(fstab.value("line", 0))
-            .arg(qs(str(fstab, "path")).toHtmlEscaped(), qs(str(fstab, "diff")).toHtmlEscaped()),
+            .arg(toQString(str(fstab, "path")).toHtmlEscaped(),
+                 toQString(str(fstab, "diff")).toHtmlEscaped()),
         QMessageBox::Ok | QMessageBox::Cancel, this);
     m_bootConfirm->setObjectName("ramcache.bootConfirm");
     m_bootConfirm->button(QMessageBox::Ok)->setText(tr("Change fstab"));

@@ -15,6 +15,7 @@
 #include <QValueAxis>
 #include <QtConcurrent>
 
+#include "app/device_text.h"
 #include "app/helper_caller.h"
 #include "core/base/atomic_file.h"
 #include "core/base/bytes.h"
@@ -32,28 +33,24 @@ constexpr double kMiB = 1024.0 * 1024.0;
 constexpr int kDefaultSeconds = 60;
 constexpr int kMaxSeconds = 3600; // trace.record's own limit
 
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
-}
-
 // The curve: the default policy and LRU over cache sizes up to the trace's unique blocks.
 std::pair<QString, std::vector<WhatIfPoint>> simulateTrace(const QString& path,
                                                            const QString& formatName) {
     using namespace ssdk::cachectl::engine;
     auto format = parseTraceFormat(formatName.toStdString());
     if (!format) {
-        return {qs(format.error().describe()), {}};
+        return {toQString(format.error().describe()), {}};
     }
     auto refs = readTrace(path.toStdString(), *format);
     if (!refs) {
-        return {qs(refs.error().describe()), {}};
+        return {toQString(refs.error().describe()), {}};
     }
     std::vector<WhatIfPoint> points;
     for (const auto size : mrcSizes(countUniqueBlocks(*refs), 10)) {
         auto ours = simulate(*refs, kDefaultPolicy, size);
         auto lru = simulate(*refs, "lru", size);
         if (!ours || !lru) {
-            return {qs((ours ? lru.error() : ours.error()).describe()), {}};
+            return {toQString((ours ? lru.error() : ours.error()).describe()), {}};
         }
         points.push_back({size * 4096, ours->hitRatio(), lru->hitRatio()});
     }
@@ -68,12 +65,12 @@ std::pair<QString, std::vector<WhatIfPoint>> saveAndSimulate(const QString& path
     std::filesystem::create_directories(file.parent_path(), error);
     if (error) {
         return {QObject::tr("could not create %1: %2")
-                    .arg(qs(file.parent_path().string()), qs(error.message())),
+                    .arg(toQString(file.parent_path().string()), toQString(error.message())),
                 {}};
     }
     const std::string_view text(trace.constData(), static_cast<std::size_t>(trace.size()));
     if (auto written = writeFileAtomically(file, text, 0600); !written) {
-        return {qs(written.error().describe()), {}};
+        return {toQString(written.error().describe()), {}};
     }
     return simulateTrace(path, QStringLiteral("blocks"));
 }
@@ -82,7 +79,7 @@ std::pair<QString, std::vector<WhatIfPoint>> saveAndSimulate(const QString& path
 QString recordedTracePath(const QString& device) {
     const QString name = device.section(QLatin1Char('/'), -1);
     const auto dir = lab::userStateDirectory() / "ssdkeeper" / "traces";
-    return qs(dir.string()) + QLatin1Char('/') + name + QLatin1Char('-') +
+    return toQString(dir.string()) + QLatin1Char('/') + name + QLatin1Char('-') +
            QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")) +
            QStringLiteral(".blocks");
 }
@@ -170,7 +167,7 @@ WhatIfPanel::WhatIfPanel(TraceRecordCalls* calls, QWidget* parent)
     m_format = new QComboBox;
     m_format->setObjectName("ramcache.traceFormat");
     for (const auto& name : cachectl::engine::traceFormatNames()) {
-        m_format->addItem(qs(name));
+        m_format->addItem(toQString(name));
     }
     m_format->setCurrentText(QStringLiteral("blocks"));
     m_open = new QPushButton(tr("Open trace…"));
@@ -345,7 +342,7 @@ void WhatIfPanel::showCurve(const QString& error, const std::vector<WhatIfPoint>
                          tr("%1 sizes up to %2: hit ratio %3 % with the cache's policy, %4 % with "
                             "LRU")
                              .arg(points.size())
-                             .arg(qs(formatIec(Bytes(last.cacheBytes))))
+                             .arg(toQString(formatIec(Bytes(last.cacheBytes))))
                              .arg(last.hitRatio * 100.0, 0, 'f', 1)
                              .arg(last.lruHitRatio * 100.0, 0, 'f', 1));
     }
