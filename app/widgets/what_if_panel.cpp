@@ -57,9 +57,9 @@ std::pair<QString, std::vector<WhatIfPoint>> simulateTrace(const QString& path,
     return {QString(), points};
 }
 
-// Saves a recorded trace (the simulator's "blocks" format) and replays it.
-std::pair<QString, std::vector<WhatIfPoint>> saveAndSimulate(const QString& path,
-                                                             const QByteArray& trace) {
+// Saves a recorded trace (the simulator's "blocks" format: header, then lines) and replays it.
+std::pair<QString, std::vector<WhatIfPoint>>
+saveAndSimulate(const QString& path, const std::string& header, const QByteArray& lines) {
     const std::filesystem::path file = path.toStdString();
     std::error_code error;
     std::filesystem::create_directories(file.parent_path(), error);
@@ -68,7 +68,9 @@ std::pair<QString, std::vector<WhatIfPoint>> saveAndSimulate(const QString& path
                     .arg(toQString(file.parent_path().string()), toQString(error.message())),
                 {}};
     }
-    const std::string_view text(trace.constData(), static_cast<std::size_t>(trace.size()));
+    std::string text;
+    text.reserve(header.size() + static_cast<std::size_t>(lines.size()));
+    text.append(header).append(lines.constData(), static_cast<std::size_t>(lines.size()));
     if (auto written = writeFileAtomically(file, text, 0600); !written) {
         return {toQString(written.error().describe()), {}};
     }
@@ -97,12 +99,9 @@ HelperTraceRecordCalls::HelperTraceRecordCalls(QObject* parent)
                     emit finished(false, outcome.error, outcome.result, QByteArray());
                     return;
                 }
-                // The recording is the result's header and then the lines of each "trace"
-                // event (helper/trace_verbs.h).
-                Json result = outcome.result;
-                trace.prepend(QByteArray::fromStdString(result.value("header", std::string())));
-                result.erase("header");
-                emit finished(true, QString(), result, trace);
+                // The lines of each "trace" event; the result's header goes before them
+                // (helper/trace_verbs.h), joined off the GUI thread.
+                emit finished(true, QString(), outcome.result, trace);
             });
     connect(m_caller, &HelperCaller::progress, this,
             [this](const QString&, double fraction, const QString& text) {
@@ -306,7 +305,8 @@ void WhatIfPanel::onRecorded(bool ok, const QString& error, const Json& result,
     m_label->setText(m_source + tr("Replaying…"));
     m_replaying = true;
     updateRecordControls();
-    m_watcher.setFuture(QtConcurrent::run(saveAndSimulate, path, trace));
+    m_watcher.setFuture(
+        QtConcurrent::run(saveAndSimulate, path, result.value("header", std::string()), trace));
 }
 
 void WhatIfPanel::loadTrace(const QString& path, const QString& format) {

@@ -37,7 +37,8 @@ public:
 signals:
     void progress(double fraction, const QString& text);
     // result: the verb's answer ({requests, reads, writes, seconds, stopped_early, truncated,
-    // …}); trace: the whole recording (the simulator's "blocks" format).
+    // header, …}); trace: the recorded lines. The recording (the simulator's "blocks" format)
+    // is result's header followed by them.
     void finished(bool ok, const QString& error, const ssdk::Json& result, const QByteArray& trace);
 };
 

@@ -29,6 +29,9 @@ template <typename T> T* child(QWidget& parent, const char* name) {
     return app::test::namedChild<T>(parent, "ramcache", name);
 }
 
+// What the helper's result puts before the recorded lines.
+const std::string kHeader = "# blocks trace of /dev/loop0p2\n";
+
 // A loop over 300 blocks with a hot set of 40 re-read in between: the curve rises with size.
 std::string workloadTrace(int requests) {
     std::ostringstream out;
@@ -82,7 +85,8 @@ private:
                            {"reads", count / 2},
                            {"writes", count / 2},
                            {"stopped_early", stopped},
-                           {"truncated", false}},
+                           {"truncated", false},
+                           {"header", kHeader}},
                       QByteArray::fromStdString(workloadTrace(count)));
     }
     bool running = false;
@@ -150,7 +154,7 @@ TEST_CASE("the what-if panel records a workload, saves it and replays it", "[gui
         REQUIRE(saved.size() == 1);
         CHECK(saved[0].filename().string().starts_with("loop0p2-"));
         CHECK(label->text().contains(QString::fromStdString(saved[0].string())));
-        CHECK(contents(saved[0]) == workloadTrace(8000));
+        CHECK(contents(saved[0]) == kHeader + workloadTrace(8000));
         CHECK((fs::status(saved[0]).permissions() & fs::perms::others_read) == fs::perms::none);
         CHECK(curve->count() >= 5);
         CHECK(curve->at(curve->count() - 1).y() > curve->at(0).y());
