@@ -2,11 +2,10 @@
 // CacheEngine: a RAM block cache in front of a backing BlockStore, itself a BlockStore (what the
 // NBD server serves). 4 KiB blocks; the RAM budget counts cached data and metadata.
 //
-// - Reads are cached by the replacement policy (policy.h, "clockpro-steered" by default). Misses of
-// a
-//   sequential stream past `sequentialCutoff` bytes bypass the cache (per stream, bcache-like);
-//   its hits are served but not told to the policy, so a stream does not promote what it
-//   passes over.
+// - Reads are cached by the replacement policy (policy.h, "clockpro-steered" by default).
+//   Misses of a sequential stream past `sequentialCutoff` bytes bypass the cache (per stream,
+//   bcache-like); its hits are served but not told to the policy, so a stream does not promote
+//   what it passes over.
 // - Write-through: the backing write completes before write() returns; written blocks are
 //   cached afterwards. Write-back: full-block writes are absorbed in RAM as dirty blocks; a
 //   background writer writes them back, coalescing adjacent dirty blocks into writes of up to
