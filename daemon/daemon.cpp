@@ -42,6 +42,7 @@ Json cacheStatsOf(const cachectl::engine::CacheEngine* engine) {
                 {"cached_blocks", s.cachedBlocks},
                 {"ram_used_bytes", s.physicalBytes + s.metadataBytes},
                 {"hits", s.readHits},
+                {"lock_free_hits", s.lockFreeHits},
                 {"misses", s.readMisses},
                 {"hit_ratio", s.hitRatio()},
                 {"bypassed", s.bypassed},

@@ -279,10 +279,12 @@ int main(int argc, char** argv) {
         std::ranges::nth_element(ratios, middle);
         return std::tuple{one / rounds, two / rounds, *middle};
     };
+    const auto hitsBefore = engine->stats();
     const auto [engineOne, engineTwo, engineScaling] =
         scaling([&](std::uint64_t block, std::byte* to) {
             (void)engine->read(block * kBlock, std::span(to, kBlock));
         });
+    const auto hitsAfter = engine->stats();
     const auto [memcpyOne, memcpyTwo, memcpyScaling] =
         scaling([&](std::uint64_t block, std::byte* to) {
             std::memcpy(to, data.data() + block * kBlock, kBlock);
@@ -290,6 +292,10 @@ int main(int argc, char** argv) {
     fmt::print("hits, 2 threads: {:.2f} M/s vs 1 thread {:.2f} M/s; median ratio per round {:.2f} "
                "(target >= 1.8); memcpy pool 2 threads vs 1: {:.2f}\n",
                engineTwo / 1e6, engineOne / 1e6, engineScaling, memcpyScaling);
+    fmt::print("  hits taken without the shard lock: {:.1f} %\n",
+               100.0 * static_cast<double>(hitsAfter.lockFreeHits - hitsBefore.lockFreeHits) /
+                   static_cast<double>(
+                       std::max<std::uint64_t>(1, hitsAfter.readHits - hitsBefore.readHits)));
 
     // ---- LZ4 ----
     const std::size_t lz4Blocks = std::min<std::size_t>(blocks, 4096);

@@ -12,6 +12,7 @@
 #include "core/cachectl/engine/block_codec.h"
 #include "core/cachectl/engine/frame_arena.h"
 #include "core/cachectl/engine/policies.h"
+#include "core/cachectl/engine/reader_slots.h"
 #include "core/cachectl/engine/shard_lock.h"
 
 namespace ssdk::cachectl::engine {
@@ -153,9 +154,19 @@ struct alignas(64) CacheEngine::Shard {
         }
     }
 
+    // Waits until no lock-free reader is in this shard (reader_slots.h): before memory they
+    // may be reading is freed or moved. Call with mutex held.
+    void waitForReaders() {
+        mutex.announceHeld();
+        ReaderSlot::waitForReaders(this);
+    }
+
     // Makes the data of node addressable (the clock may have added data nodes).
     void reserveData() {
         const std::size_t nodes = clock().dataNodes();
+        if (frames.frames() < nodes) {
+            waitForReaders();
+        }
         frames.reserve(nodes);
         if (compression && encoded.size() < nodes) {
             encoded.resize(nodes);
@@ -340,6 +351,7 @@ CacheEngine::CacheEngine(BlockStore& backing, CacheConfig config, std::uint64_t 
     for (auto& clock : *clocks) { // create() checked the name
         auto shard = std::make_unique<Shard>();
         shard->policy = std::move(clock);
+        shard->clock().setBeforeMove([raw = shard.get()] { raw->waitForReaders(); });
         shard->compression = m_config.compression;
         shard->reserveData();
         m_shards.push_back(std::move(shard));
@@ -437,6 +449,33 @@ CacheEngine::Shard& CacheEngine::shardOf(std::uint64_t block) const {
 
 // ---- reads ----
 
+// A hit that changes nothing (the block resident, its reference count at its top) needs no lock:
+// it reads the shard as a sequence lock's reader (shard_lock.h) and writes nothing the other
+// cores read, so hits on one shard from several cores do not move its lock's cache line between
+// them. Anything else, and a read that raced with the lock's holder, goes through the lock.
+// Raw frames only: a compressed block's buffer could be freed under the reader.
+bool CacheEngine::readLockFree(Shard& shard, std::uint64_t block, std::byte* out) {
+    if (m_config.compression) {
+        return false;
+    }
+    ReaderSlot& slot = ReaderSlot::mine();
+    slot.enter(&shard);
+    bool hit = false;
+    if (const std::uint32_t version = shard.mutex.readBegin(); (version & 1U) == 0) {
+        const std::uint32_t node = shard.clock().findSaturatedRacy(block);
+        if (node != ClockProPolicy::kNone && node < shard.frames.frames()) {
+            shard.frames.copyOutRacy(node, out);
+            hit = shard.mutex.readValidate(version);
+        }
+    }
+    slot.leave();
+    if (hit) {
+        m_lockFreeHits[slot.index() % m_lockFreeHits.size()].value.fetch_add(
+            1, std::memory_order_relaxed);
+    }
+    return hit;
+}
+
 bool CacheEngine::readCachedLocked(Shard& shard, std::uint64_t block, std::byte* out,
                                    bool promote) {
     const std::uint32_t node = shard.clock().findData(block, [&](std::uint32_t candidate) {
@@ -506,6 +545,9 @@ Expected<void> CacheEngine::read(std::uint64_t offset, std::span<std::byte> out)
         // The common request, one aligned block: one lock, nothing allocated.
         const std::uint64_t block = offset / kBlock;
         Shard& shard = shardOf(block);
+        if (readLockFree(shard, block, out.data())) {
+            return {};
+        }
         {
             const std::scoped_lock lock(shard.mutex);
             if (readCachedLocked(shard, block, out.data(), true)) {
@@ -994,6 +1036,10 @@ CacheStats CacheEngine::stats() const {
                                shard->encoded.capacity() * sizeof(Shard::Stored) +
                                shard->inFlight.size() * 32;
     }
+    for (const auto& stripe : m_lockFreeHits) {
+        stats.lockFreeHits += stripe.value.load(std::memory_order_relaxed);
+    }
+    stats.readHits += stats.lockFreeHits;
     stats.logicalBytes = stats.cachedBlocks * kBlock;
     stats.bypassed = m_bypassed.load();
     stats.writes = m_writes.load();

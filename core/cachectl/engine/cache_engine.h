@@ -18,12 +18,14 @@
 //   KiB) is stored raw.
 // - Sharded: blocks map to shards in 64 KiB groups; each shard has its own lock and clock, which
 //   is also its block table (a block's data sits at its node's number), so a hit makes one
-//   index look-up and touches one 16-byte node.
+//   index look-up and touches one 16-byte node. A 4 KiB hit that changes nothing in the clock
+//   takes no lock: it reads the shard as a sequence lock's reader and writes nothing shared.
 // - Errors of the backing store reach the caller as Expected errors. A write-back failure
 //   keeps the blocks dirty in RAM and is reported by the next flush() (and by stats()).
 //
 // Thread-safety: every public method may be called from any thread (BlockStore's contract).
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -59,6 +61,7 @@ struct CacheConfig {
 
 struct CacheStats {
     std::uint64_t readHits = 0;        // 4 KiB blocks read from RAM
+    std::uint64_t lockFreeHits = 0;    // of those, read without the shard's lock
     std::uint64_t readMisses = 0;      // blocks read from the backing store
     std::uint64_t bypassed = 0;        // missed or written blocks kept out by the sequential cutoff
     std::uint64_t writes = 0;          // blocks written by callers
@@ -132,6 +135,8 @@ private:
     // A hit decodes the block into out and, when promote, records it with the policy. Shard
     // lock held.
     bool readCachedLocked(Shard& shard, std::uint64_t block, std::byte* out, bool promote);
+    // A hit without the shard's lock, when it would change nothing; false: take the lock.
+    bool readLockFree(Shard& shard, std::uint64_t block, std::byte* out);
     void insertClean(Shard& shard, std::uint64_t block, const std::byte* data, std::uint64_t epoch);
     // The rest of read() for the blocks it missed (ascending): reads them from the backing
     // store (a run of consecutive blocks at once) and caches them unless the request is part
@@ -169,6 +174,12 @@ private:
     std::vector<std::unique_ptr<Shard>> m_shards;
     std::uint64_t m_shardMask;
     std::unique_ptr<SequentialDetector> m_detector;
+
+    // Lock-free hits, counted per reader slot (a cache line each, so cores do not share one).
+    struct alignas(64) HitStripe {
+        std::atomic<std::uint64_t> value{0};
+    };
+    std::array<HitStripe, 16> m_lockFreeHits;
 
     std::atomic<std::uint64_t> m_dirtyBlocks{0};
     std::atomic<std::uint64_t> m_bypassed{0};

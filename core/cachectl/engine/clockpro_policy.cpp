@@ -28,6 +28,8 @@
 // ghost nodes; the hit ratios on the reference traces stayed within noise (docs/daemon.md).
 
 #include <algorithm>
+#include <cstddef>
+#include <type_traits>
 
 #include "core/cachectl/engine/policies.h"
 
@@ -77,8 +79,14 @@ std::uint32_t ClockProPolicy::allocate(std::uint64_t key) {
         m_free = m_data[id].older;
     } else {
         id = static_cast<std::uint32_t>(m_data.size());
+        if (m_data.size() == m_data.capacity() && m_beforeMove) {
+            m_beforeMove();
+        }
         m_data.emplace_back();
         m_placed.emplace_back();
+        // For findSaturatedRacy, which must not read the vector's own fields as it grows.
+        __atomic_store_n(&m_racyNodes, m_data.data(), __ATOMIC_RELAXED);
+        __atomic_store_n(&m_racyNodeCount, m_data.size(), __ATOMIC_RELEASE);
     }
     Node& n = m_data[id];
     n = Node{};
@@ -437,6 +445,25 @@ ClockProPolicy::Reference ClockProPolicy::reference(std::uint64_t key,
     nextHandCold();
     nextHandHot();
     return {false, id};
+}
+
+std::uint32_t ClockProPolicy::findSaturatedRacy(std::uint64_t key) const {
+    static_assert(std::is_standard_layout_v<Node> && offsetof(Node, key) == 0);
+    const std::size_t count = __atomic_load_n(&m_racyNodeCount, __ATOMIC_ACQUIRE);
+    const Node* nodes = __atomic_load_n(&m_racyNodes, __ATOMIC_RELAXED);
+    const std::uint32_t id =
+        m_index.findRacy(key, reinterpret_cast<const std::byte*>(nodes), sizeof(Node), count);
+    if (id == kNone) {
+        return kNone;
+    }
+    const Node n = nodes[id]; // one copy: the checks below look at one state of the node
+    const bool saturated = n.status >= kHot && n.status <= kColdInTest && n.referenced == 3U;
+    return saturated && n.key == key ? id : kNone;
+}
+
+void ClockProPolicy::setBeforeMove(std::function<void()> hook) {
+    m_beforeMove = hook;
+    m_index.setBeforeMove(std::move(hook));
 }
 
 std::uint32_t ClockProPolicy::insertDetached(std::uint64_t key) {

@@ -2,7 +2,7 @@
 // FrameArena: the cache engine's uncompressed block data, frames (4 KiB blocks) numbered like
 // the clock's data nodes, in one anonymous mapping. Pages are committed when a frame is first
 // written; growing remaps (the frames keep their contents, the addresses may change). Not
-// thread-safe: one per shard, under the shard's lock.
+// thread-safe: one per shard, under the shard's lock, but for copyOutRacy.
 
 #include <algorithm>
 #include <cstddef>
@@ -57,8 +57,31 @@ public:
     void copyOut(std::uint32_t index, std::byte* out) const {
         std::memcpy(out, frame(index), m_frameBytes);
     }
+    // copyOut for a reader without the shard's lock (the engine's lock-free hits): the frame
+    // may change meanwhile, so the reader validates what it copied (a sequence lock,
+    // shard_lock.h). The arena must not grow meanwhile. ThreadSanitizer builds copy word by
+    // word: its memcpy would report the race the reader validates away.
+    __attribute__((no_sanitize("thread"))) void copyOutRacy(std::uint32_t index,
+                                                            std::byte* out) const {
+        const std::byte* from = m_base + std::size_t{index} * m_frameBytes;
+#if defined(__SANITIZE_THREAD__)
+        const auto* words = reinterpret_cast<const std::uint64_t*>(from);
+        for (std::size_t i = 0; i < m_frameBytes / sizeof(std::uint64_t); ++i) {
+            const std::uint64_t word = __atomic_load_n(&words[i], __ATOMIC_RELAXED);
+            __builtin_memcpy(out + i * sizeof(word), &word, sizeof(word));
+        }
+#else
+        std::memcpy(out, from, m_frameBytes);
+#endif
+    }
+    // Frames addressable now.
+    std::size_t frames() const {
+        return m_frames;
+    }
     // Gives the frame's pages back to the kernel (its contents become zeroes).
-    void discard(std::uint32_t index) { ::madvise(frame(index), m_frameBytes, MADV_DONTNEED); }
+    void discard(std::uint32_t index) {
+        ::madvise(frame(index), m_frameBytes, MADV_DONTNEED);
+    }
 
 private:
     std::size_t m_frameBytes;

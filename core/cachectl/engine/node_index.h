@@ -9,11 +9,12 @@
 // grown by a quarter, so a table sized for a cache's capacity (reserve) is about 4/5 full and
 // costs 5 bytes per key.
 //
-// Not thread-safe (one per policy, under the policy's lock).
+// Not thread-safe (one per policy, under the policy's lock), but for findRacy.
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 namespace ssdk::cachectl::engine {
@@ -40,6 +41,41 @@ public:
             }
         }
     }
+
+    // find() for a reader without the policy's lock, racing with the holder's changes (the
+    // cache engine's lock-free hits): it reads entries and keys as they are, so its answer is a
+    // candidate the reader validates. Node n's key is the 8 bytes at keys + n * stride; the
+    // answer is kNone or a node below `nodes`, after at most a table's length of probes. The
+    // table must not move meanwhile (setBeforeMove).
+    __attribute__((no_sanitize("thread"))) std::uint32_t findRacy(std::uint64_t key,
+                                                                  const std::byte* keys,
+                                                                  std::size_t stride,
+                                                                  std::size_t nodes) const {
+        const std::uint64_t hash = mix(key);
+        const std::uint32_t tag = tagOf(hash);
+        const std::uint32_t* entries = m_entries.get();
+        const std::size_t slots = m_slots;
+        std::size_t i = static_cast<std::size_t>(((hash >> 32) * slots) >> 32);
+        for (std::size_t probes = 0; probes < slots; ++probes) {
+            const std::uint32_t entry = __atomic_load_n(&entries[i], __ATOMIC_RELAXED);
+            if (entry == kEmpty) {
+                return kNone;
+            }
+            const std::uint32_t node = entry & kNodeMask;
+            if ((entry >> kNodeBits) == tag && node < nodes) {
+                const auto* at = reinterpret_cast<const std::uint64_t*>(keys + node * stride);
+                if (__atomic_load_n(at, __ATOMIC_RELAXED) == key) {
+                    return node;
+                }
+            }
+            i = i + 1 == slots ? 0 : i + 1;
+        }
+        return kNone;
+    }
+
+    // Called before the table is replaced (grown, shrunk or reserved), while nothing changed
+    // yet: lock-free readers must be out of the old one before it is freed.
+    void setBeforeMove(std::function<void()> hook) { m_beforeMove = std::move(hook); }
 
     // key must not be in the index; node must be below kNodeMask.
     template <typename KeyOf> void insert(std::uint64_t key, std::uint32_t node, KeyOf&& keyOf) {
@@ -143,6 +179,9 @@ private:
     }
 
     template <typename KeyOf> void rehash(std::size_t slots, KeyOf&& keyOf) {
+        if (m_beforeMove) {
+            m_beforeMove();
+        }
         auto old = std::move(m_entries);
         const std::size_t oldSlots = m_slots;
         allocate(slots);
@@ -161,6 +200,7 @@ private:
     std::unique_ptr<std::uint32_t[]> m_entries;
     std::size_t m_slots = 0;
     std::size_t m_size = 0;
+    std::function<void()> m_beforeMove;
 };
 
 } // namespace ssdk::cachectl::engine

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <deque>
+#include <functional>
 #include <mutex>
 
 #include "core/cachectl/engine/block_index.h"
@@ -219,6 +220,13 @@ public:
             n.referenced = (n.referenced + 1U) & 3U;
         }
     }
+    // findData() for a reader without the lock (the engine's lock-free hits): key's data node
+    // if it is resident and its reference count at its top, so that a hit would change nothing,
+    // else kNone. It reads as the lock's holder writes: the reader validates the answer (a
+    // sequence lock, shard_lock.h), and the node array must not move meanwhile (setBeforeMove).
+    __attribute__((no_sanitize("thread"))) std::uint32_t findSaturatedRacy(std::uint64_t key) const;
+    // Called before the node array or the index's table moves, while nothing changed yet.
+    void setBeforeMove(std::function<void()> hook);
     bool detached(std::uint32_t node) const { return m_data[node].status == kDetached; }
     // A data node for key (which has none) outside the clock: data the policy is not told of
     // (a bypassed stream's dirty blocks).
@@ -319,6 +327,11 @@ private:
     NodeIndex m_index;               // key -> data node
     GhostFilter m_nonResident;       // keys evicted in their test period
     std::vector<std::uint32_t> m_dropped;
+    std::function<void()> m_beforeMove;
+    // m_data's nodes and their number, for findSaturatedRacy (atomic accesses: set as nodes are
+    // added, read without the lock).
+    const Node* m_racyNodes = nullptr;
+    std::size_t m_racyNodeCount = 0;
 };
 
 // The miniature simulations that steer clockpro-steered's cold share: CLOCK-Pro shadows with a

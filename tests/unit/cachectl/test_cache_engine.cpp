@@ -1,5 +1,6 @@
 // CacheEngine against a plain reference model (differential), flush/FUA durability, backing
 // store faults, the dirty limit, compression and scan resistance.
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <cstring>
@@ -337,6 +338,134 @@ TEST_CASE("the engine reads back the last written data (differential, four threa
         INFO(reason);
         CHECK(failures == 0);
     }
+}
+
+TEST_CASE("lock-free hits never return a torn or an older block while it is rewritten and the "
+          "cache resized",
+          "[cachectl][engine]") {
+    // Every 8-byte word of a block holds (block << 32) | generation; a writer raises the
+    // generations of a hot set the readers re-read, and misses on cold blocks move the clocks.
+    // A resizer, and a churner that fills the cache from a region of its own and discards it
+    // again, make the shards' index tables, node arrays and frames grow and shrink under the
+    // readers. A read must see one whole generation, never older than one the same reader saw.
+    constexpr std::uint64_t kHot = 48;
+    constexpr std::uint64_t kCold = 1024;
+    TestBackingStore backing(2 * kCold * kBlock);
+    auto config = smallConfig(WriteMode::WriteThrough, false);
+    auto engine = CacheEngine::create(backing, config);
+    REQUIRE(engine);
+    const auto blockOf = [](std::uint64_t block, std::uint64_t generation) {
+        std::vector<std::byte> data(kBlock);
+        const std::uint64_t word = (block << 32) | generation;
+        for (std::size_t i = 0; i < kBlock; i += sizeof(word)) {
+            std::memcpy(data.data() + i, &word, sizeof(word));
+        }
+        return data;
+    };
+    for (std::uint64_t block = 0; block < kCold; ++block) {
+        REQUIRE((*engine)->write(block * kBlock, blockOf(block, 0), false));
+    }
+    std::vector<std::byte> out(kBlock);
+    for (int round = 0; round < 4; ++round) { // reference counts to their top
+        for (std::uint64_t block = 0; block < kHot; ++block) {
+            REQUIRE((*engine)->read(block * kBlock, out));
+        }
+    }
+
+    const std::uint64_t reads = std::max<std::uint64_t>(20000, diffOps() * 10);
+    std::atomic<bool> readersDone{false};
+    std::atomic<int> failures{0};
+    std::mutex reasonMutex;
+    std::string reason;
+    const auto failWith = [&](std::string what) {
+        const std::scoped_lock lock(reasonMutex);
+        reason += what + "\n";
+        ++failures;
+    };
+    std::vector<std::thread> readers;
+    for (std::uint64_t t = 0; t < 2; ++t) {
+        readers.emplace_back([&, t] {
+            std::mt19937_64 random(200 + t);
+            std::vector<std::uint64_t> seen(kCold, 0);
+            std::vector<std::byte> data(kBlock);
+            for (std::uint64_t i = 0; i < reads && failures == 0; ++i) {
+                const std::uint64_t block = random() % 16 == 0 ? random() % kCold : random() % kHot;
+                if (auto got = (*engine)->read(block * kBlock, data); !got) {
+                    failWith("read: " + got.error().describe());
+                    return;
+                }
+                std::uint64_t first = 0;
+                std::memcpy(&first, data.data(), sizeof(first));
+                for (std::size_t at = 0; at < kBlock; at += sizeof(first)) {
+                    std::uint64_t word = 0;
+                    std::memcpy(&word, data.data() + at, sizeof(word));
+                    if (word != first) {
+                        failWith("block " + std::to_string(block) + " torn at byte " +
+                                 std::to_string(at));
+                        return;
+                    }
+                }
+                const std::uint64_t generation = first & 0xffffffffU;
+                if ((first >> 32) != block || generation < seen[block]) {
+                    failWith("block " + std::to_string(block) + " read as " +
+                             std::to_string(first >> 32) + " generation " +
+                             std::to_string(generation) + " after " + std::to_string(seen[block]));
+                    return;
+                }
+                seen[block] = generation;
+            }
+        });
+    }
+    std::thread writer([&] {
+        std::mt19937_64 random(300);
+        std::vector<std::uint64_t> generation(kHot, 0);
+        while (!readersDone && failures == 0) {
+            const std::uint64_t block = random() % kHot;
+            if (auto written =
+                    (*engine)->write(block * kBlock, blockOf(block, ++generation[block]), false);
+                !written) {
+                failWith("write: " + written.error().describe());
+                return;
+            }
+        }
+    });
+    std::thread resizer([&] {
+        for (int round = 0; !readersDone && failures == 0; ++round) {
+            const std::uint64_t ram = round % 2 == 0 ? config.ramBytes / 2 : config.ramBytes * 3;
+            if (auto resized = (*engine)->resize(ram); !resized) {
+                failWith("resize: " + resized.error().describe());
+                return;
+            }
+            std::this_thread::yield();
+        }
+    });
+    std::thread churner([&] {
+        std::vector<std::byte> data(kBlock);
+        while (!readersDone && failures == 0) {
+            for (std::uint64_t block = kCold; block < 2 * kCold && !readersDone; ++block) {
+                if (auto got = (*engine)->read(block * kBlock, data); !got) {
+                    failWith("churn read: " + got.error().describe());
+                    return;
+                }
+            }
+            if (auto dropped = (*engine)->discard(kCold * kBlock, kCold * kBlock); !dropped) {
+                failWith("discard: " + dropped.error().describe());
+                return;
+            }
+        }
+    });
+    for (auto& reader : readers) {
+        reader.join();
+    }
+    readersDone = true;
+    writer.join();
+    resizer.join();
+    churner.join();
+    INFO(reason);
+    REQUIRE(failures == 0);
+    const auto stats = (*engine)->stats();
+    CHECK(stats.lockFreeHits > 0);
+    CHECK(stats.lockFreeHits < stats.readHits); // the writer's blocks are re-read through the lock
 }
 
 TEST_CASE("flush writes back every dirty block and flushes the device", "[cachectl][engine]") {

@@ -1,5 +1,6 @@
 // ShardLock (core/cachectl/engine/shard_lock.h): mutual exclusion on the fast, spinning and
-// sleeping paths, and waits through std::condition_variable_any.
+// sleeping paths, waits through std::condition_variable_any, and the version lock-free readers
+// validate against.
 
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -54,4 +55,26 @@ TEST_CASE("ShardLock works with condition_variable_any", "[cachectl][engine]") {
     CHECK(changed.wait_for(held, std::chrono::seconds(10), [&] { return ready; }));
     held.unlock();
     producer.join();
+}
+
+TEST_CASE("ShardLock's version tells a lock-free reader whether a holder came between",
+          "[cachectl][engine]") {
+    ShardLock lock;
+    const std::uint32_t before = lock.readBegin();
+    CHECK(before % 2 == 0);
+    CHECK(lock.readValidate(before)); // nobody held it
+    {
+        const std::scoped_lock held(lock);
+        CHECK(lock.readBegin() % 2 == 1); // a reader reads nothing now
+        CHECK_FALSE(lock.readValidate(before));
+        lock.announceHeld(); // changes nothing a reader sees
+        CHECK(lock.readBegin() % 2 == 1);
+    }
+    const std::uint32_t after = lock.readBegin();
+    CHECK(after % 2 == 0);
+    CHECK(after != before);
+    CHECK_FALSE(lock.readValidate(before)); // a holder came between
+    REQUIRE(lock.try_lock());
+    CHECK_FALSE(lock.readValidate(after));
+    lock.unlock();
 }

@@ -1,0 +1,64 @@
+#include "core/cachectl/engine/reader_slots.h"
+
+namespace ssdk::cachectl::engine {
+
+namespace {
+
+std::atomic<ReaderSlot*> g_slots{nullptr};
+std::atomic<std::size_t> g_slotCount{0};
+
+void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+}
+
+} // namespace
+
+// Gives the thread's slot back when the thread ends.
+struct SlotOwner {
+    ReaderSlot* slot = nullptr;
+    ~SlotOwner() {
+        if (slot != nullptr) {
+            slot->m_taken.store(false, std::memory_order_release);
+        }
+    }
+};
+
+ReaderSlot& ReaderSlot::mine() {
+    thread_local SlotOwner owner;
+    if (owner.slot == nullptr) {
+        owner.slot = acquire();
+    }
+    return *owner.slot;
+}
+
+ReaderSlot* ReaderSlot::acquire() {
+    for (ReaderSlot* slot = g_slots.load(std::memory_order_acquire); slot != nullptr;
+         slot = slot->m_next) {
+        bool taken = false;
+        if (!slot->m_taken.load(std::memory_order_relaxed) &&
+            slot->m_taken.compare_exchange_strong(taken, true, std::memory_order_acquire)) {
+            return slot;
+        }
+    }
+    auto* slot = new ReaderSlot(g_slotCount.fetch_add(1, std::memory_order_relaxed));
+    slot->m_next = g_slots.load(std::memory_order_relaxed);
+    while (!g_slots.compare_exchange_weak(slot->m_next, slot, std::memory_order_release,
+                                          std::memory_order_relaxed)) {
+    }
+    return slot;
+}
+
+void ReaderSlot::waitForReaders(const void* shard) {
+    for (const ReaderSlot* slot = g_slots.load(std::memory_order_acquire); slot != nullptr;
+         slot = slot->m_next) {
+        while (slot->m_reading.load(std::memory_order_seq_cst) == shard) {
+            relax();
+        }
+    }
+}
+
+} // namespace ssdk::cachectl::engine
