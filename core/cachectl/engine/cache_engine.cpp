@@ -449,11 +449,12 @@ CacheEngine::Shard& CacheEngine::shardOf(std::uint64_t block) const {
 
 // ---- reads ----
 
-// A hit that changes nothing (the block resident, its reference count at its top) needs no lock:
-// it reads the shard as a sequence lock's reader (shard_lock.h) and writes nothing the other
-// cores read, so hits on one shard from several cores do not move its lock's cache line between
-// them. Anything else, and a read that raced with the lock's holder, goes through the lock.
-// Raw frames only: a compressed block's buffer could be freed under the reader.
+// A hit that changes nothing (the block resident, its reference count at its top, its key not in
+// the steering's sample) needs no lock: it reads the shard as a sequence lock's reader
+// (shard_lock.h) and writes nothing the other cores read, so hits on one shard from several
+// cores do not move its lock's cache line between them. Anything else, and a read that raced
+// with the lock's holder, goes through the lock. Raw frames only: a compressed block's buffer
+// could be freed under the reader.
 bool CacheEngine::readLockFree(Shard& shard, std::uint64_t block, std::byte* out) {
     if (m_config.compression) {
         return false;
@@ -462,7 +463,7 @@ bool CacheEngine::readLockFree(Shard& shard, std::uint64_t block, std::byte* out
     slot.enter(&shard);
     bool hit = false;
     if (const std::uint32_t version = shard.mutex.readBegin(); (version & 1U) == 0) {
-        const std::uint32_t node = shard.clock().findSaturatedRacy(block);
+        const std::uint32_t node = shard.policy->findSaturatedRacy(block);
         if (node != ClockProPolicy::kNone && node < shard.frames.frames()) {
             shard.frames.copyOutRacy(node, out);
             hit = shard.mutex.readValidate(version);
@@ -501,8 +502,10 @@ bool CacheEngine::readCachedLocked(Shard& shard, std::uint64_t block, std::byte*
     }
     ++shard.hits;
     if (promote) {
-        if (shard.clock().detached(node)) {
-            shard.touch(block); // back into the clock, as a miss of the policy
+        if (shard.clock().detached(node) || shard.policy->sampled(block)) {
+            // Back into the clock, as a miss of the policy; or a reference the steering's
+            // shadow simulations must see, as the simulator's policy sees every reference.
+            shard.touch(block);
         } else {
             shard.clock().hit(node);
         }

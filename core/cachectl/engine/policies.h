@@ -345,7 +345,10 @@ public:
     // metadataShare()).
     ColdShareSteering(std::size_t capacity, std::size_t sharers);
 
-    bool sampled(std::uint64_t key) const;
+    bool sampled(std::uint64_t key) const { return inSample(key, m_sampleBelow); }
+    // sampled() for a threshold read elsewhere (SteeredClockProPolicy::findSaturatedRacy).
+    static bool inSample(std::uint64_t key, std::uint64_t sampleBelow);
+    std::uint64_t sampleBelow() const { return m_sampleBelow; }
     // Records a reference to a sampled key. Thread-safe.
     void observe(std::uint64_t key);
     // The leading shadow (an index for coldShare()); a relaxed read, any thread.
@@ -387,6 +390,12 @@ public:
 
     // ClockProPolicy::reference through the steering.
     ClockProPolicy::Reference reference(std::uint64_t key, std::vector<std::uint64_t>& evicted);
+    // Whether the steering samples key: its hits must go through reference(), so that the
+    // shadow simulations see the same references as the simulator's policy does.
+    bool sampled(std::uint64_t key) const { return m_steering && m_steering->sampled(key); }
+    // ClockProPolicy::findSaturatedRacy for a key the steering does not sample (kNone for one
+    // it does): a lock-free hit changes nothing the steering would see.
+    __attribute__((no_sanitize("thread"))) std::uint32_t findSaturatedRacy(std::uint64_t key) const;
     // The clock, for the engine's block table (everything but references).
     ClockProPolicy& clock() { return m_main; }
     const ClockProPolicy& clock() const { return m_main; }
@@ -398,9 +407,13 @@ public:
     double coldShare() const { return ColdShareSteering::coldShare(m_applied); }
 
 private:
+    void setSteering(std::shared_ptr<ColdShareSteering> steering);
+
     ClockProPolicy m_main;
     std::shared_ptr<ColdShareSteering> m_steering;
     std::size_t m_applied = 0; // the leader whose share m_main has
+    // m_steering's sampleBelow (0: no steering), for findSaturatedRacy (atomic accesses).
+    std::uint64_t m_racySampleBelow = 0;
 };
 
 // The policies the cache engine takes (its block table is the clock's nodes), the default first.

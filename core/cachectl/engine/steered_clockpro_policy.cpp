@@ -62,8 +62,8 @@ ColdShareSteering::ColdShareSteering(std::size_t capacity, std::size_t sharers)
     m_decay = 1.0 - 1.0 / window;
 }
 
-bool ColdShareSteering::sampled(std::uint64_t key) const {
-    return m_sampleBelow == ~std::uint64_t{0} || sampleHash(key) < m_sampleBelow;
+bool ColdShareSteering::inSample(std::uint64_t key, std::uint64_t sampleBelow) {
+    return sampleBelow == ~std::uint64_t{0} || sampleHash(key) < sampleBelow;
 }
 
 double ColdShareSteering::coldShare(std::size_t leader) {
@@ -104,13 +104,27 @@ SteeredClockProPolicy::SteeredClockProPolicy(std::size_t capacity)
 
 SteeredClockProPolicy::SteeredClockProPolicy(std::size_t capacity,
                                              std::shared_ptr<ColdShareSteering> steering)
-    : m_main(capacity)
-    , m_steering(std::move(steering)) {
+    : m_main(capacity) {
+    setSteering(std::move(steering));
+}
+
+void SteeredClockProPolicy::setSteering(std::shared_ptr<ColdShareSteering> steering) {
+    m_steering = std::move(steering);
+    __atomic_store_n(&m_racySampleBelow, m_steering ? m_steering->sampleBelow() : 0,
+                     __ATOMIC_RELAXED);
     if (m_steering) {
         m_applied = m_steering->leader();
         const double share = ColdShareSteering::coldShare(m_applied);
         m_main.setColdShares(share, share);
     }
+}
+
+std::uint32_t SteeredClockProPolicy::findSaturatedRacy(std::uint64_t key) const {
+    const std::uint64_t sampleBelow = __atomic_load_n(&m_racySampleBelow, __ATOMIC_RELAXED);
+    if (sampleBelow != 0 && ColdShareSteering::inSample(key, sampleBelow)) {
+        return ClockProPolicy::kNone;
+    }
+    return m_main.findSaturatedRacy(key);
 }
 
 ClockProPolicy::Reference SteeredClockProPolicy::reference(std::uint64_t key,
@@ -132,10 +146,7 @@ void SteeredClockProPolicy::resize(std::size_t capacity,
                                    std::shared_ptr<ColdShareSteering> steering,
                                    std::vector<std::uint64_t>& evicted) {
     if (steering) {
-        m_steering = std::move(steering);
-        m_applied = m_steering->leader();
-        const double share = ColdShareSteering::coldShare(m_applied);
-        m_main.setColdShares(share, share);
+        setSteering(std::move(steering));
     }
     m_main.setCapacity(capacity, evicted);
 }

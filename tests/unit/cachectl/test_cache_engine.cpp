@@ -10,6 +10,7 @@
 
 #include "core/cachectl/engine/block_codec.h"
 #include "core/cachectl/engine/cache_engine.h"
+#include "core/cachectl/engine/simulator.h"
 
 using namespace ssdk;
 using namespace ssdk::cachectl;
@@ -352,6 +353,9 @@ TEST_CASE("lock-free hits never return a torn or an older block while it is rewr
     constexpr std::uint64_t kCold = 1024;
     TestBackingStore backing(2 * kCold * kBlock);
     auto config = smallConfig(WriteMode::WriteThrough, false);
+    // The default policy's steering samples every key of a cache this small, and sampled keys'
+    // hits take the lock: plain CLOCK-Pro serves every saturated hit without it.
+    config.policy = "clockpro";
     auto engine = CacheEngine::create(backing, config);
     REQUIRE(engine);
     const auto blockOf = [](std::uint64_t block, std::uint64_t generation) {
@@ -580,6 +584,56 @@ TEST_CASE("backing store faults reach the caller and corrupt nothing", "[cachect
         REQUIRE_FALSE(outside);
         CHECK(outside.error().code() == ErrorCode::InvalidArgument);
     }
+}
+
+TEST_CASE("the engine's default policy hits exactly where the simulator's does",
+          "[cachectl][engine]") {
+    // The hit-ratio figures come from the simulator (bench_cache_hit_ratio): they hold for the
+    // engine only if its clock and the steering's shadow simulations see the same references.
+    // One shard, no sequential bypass, and a trace that makes the steering change its mind: a
+    // skewed hot set, then loops larger than the cache (a small cold share wins), then a zigzag
+    // (a large one wins), then the hot set again.
+    constexpr std::uint64_t kBlocks = 6144;
+    std::vector<std::uint64_t> refs;
+    std::mt19937_64 random(7);
+    const auto skewed = [&](std::size_t count) {
+        for (std::size_t i = 0; i < count; ++i) {
+            const double u = std::uniform_real_distribution<double>(0, 1)(random);
+            refs.push_back(static_cast<std::uint64_t>(u * u * u * kBlocks) % kBlocks);
+        }
+    };
+    skewed(40000);
+    for (int loop = 0; loop < 12; ++loop) {
+        for (std::uint64_t b = 0; b < 2600; ++b) {
+            refs.push_back(3000 + b);
+        }
+    }
+    for (int pass = 0; pass < 12; ++pass) {
+        for (std::uint64_t b = 0; b < 2400; ++b) {
+            refs.push_back(pass % 2 == 0 ? 500 + b : 500 + 2399 - b);
+        }
+    }
+    skewed(40000);
+
+    TestBackingStore backing(kBlocks * kBlock);
+    CacheConfig config;
+    config.ramBytes = 10ULL << 20; // about 2400 blocks after the shadows' reserve
+    config.shards = 1;
+    config.sequentialCutoff = 0;
+    auto engine = CacheEngine::create(backing, config);
+    REQUIRE(engine);
+    const std::uint64_t capacity = (*engine)->stats().capacityBlocks;
+    REQUIRE(capacity > 1024); // the shadows sample the keys
+    std::vector<std::byte> out(kBlock);
+    for (const std::uint64_t block : refs) {
+        REQUIRE((*engine)->read(block * kBlock, out));
+    }
+    const auto simulated = simulate(refs, kDefaultPolicy, capacity);
+    REQUIRE(simulated);
+    const auto stats = (*engine)->stats();
+    CHECK(stats.readHits + stats.readMisses == refs.size());
+    CHECK(stats.readHits == simulated->hits);
+    CHECK(stats.lockFreeHits > 0);
 }
 
 TEST_CASE("a sequential scan is bypassed and the hot set survives it", "[cachectl][engine]") {
