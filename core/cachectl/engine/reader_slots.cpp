@@ -1,11 +1,14 @@
 #include "core/cachectl/engine/reader_slots.h"
 
+#include <thread>
+
 namespace ssdk::cachectl::engine {
 
 namespace {
 
 std::atomic<ReaderSlot*> g_slots{nullptr};
 std::atomic<std::size_t> g_slotCount{0};
+constexpr int kSpins = 256;
 
 void relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -55,8 +58,13 @@ ReaderSlot* ReaderSlot::acquire() {
 void ReaderSlot::waitForReaders(const void* shard) {
     for (const ReaderSlot* slot = g_slots.load(std::memory_order_acquire); slot != nullptr;
          slot = slot->m_next) {
-        while (slot->m_reading.load(std::memory_order_seq_cst) == shard) {
-            relax();
+        // A reader is done within a 4 KiB copy, unless it lost its core: then give it ours.
+        for (int spin = 0; slot->m_reading.load(std::memory_order_seq_cst) == shard; ++spin) {
+            if (spin < kSpins) {
+                relax();
+            } else {
+                std::this_thread::yield();
+            }
         }
     }
 }
