@@ -2,6 +2,8 @@
 
 #include <thread>
 
+#include "core/cachectl/engine/shard_lock.h"
+
 namespace ssdk::cachectl::engine {
 
 namespace {
@@ -9,14 +11,6 @@ namespace {
 std::atomic<ReaderSlot*> g_slots{nullptr};
 std::atomic<std::size_t> g_slotCount{0};
 constexpr int kSpins = 256;
-
-void relax() {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    asm volatile("yield");
-#endif
-}
 
 } // namespace
 
@@ -61,7 +55,7 @@ void ReaderSlot::waitForReaders(const void* shard) {
         // A reader is done within a 4 KiB copy, unless it lost its core: then give it ours.
         for (int spin = 0; slot->m_reading.load(std::memory_order_seq_cst) == shard; ++spin) {
             if (spin < kSpins) {
-                relax();
+                cpuRelax();
             } else {
                 std::this_thread::yield();
             }

@@ -21,6 +21,15 @@
 
 namespace ssdk::cachectl::engine {
 
+// Tells the CPU this thread is spinning on a value another core will change.
+inline void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+}
+
 class ShardLock {
 public:
     void lock() {
@@ -30,7 +39,7 @@ public:
             return;
         }
         for (int spin = 0; spin < kSpins; ++spin) {
-            relax();
+            cpuRelax();
             expected = kFree;
             if (m_state.load(std::memory_order_relaxed) == kFree &&
                 m_state.compare_exchange_weak(expected, kLocked, std::memory_order_acquire)) {
@@ -77,14 +86,6 @@ public:
     void announceHeld() { m_version.fetch_add(0, std::memory_order_seq_cst); }
 
 private:
-    static void relax() {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#elif defined(__aarch64__)
-        asm volatile("yield");
-#endif
-    }
-
     static constexpr std::uint32_t kFree = 0;
     static constexpr std::uint32_t kLocked = 1;
     static constexpr std::uint32_t kContended = 2; // locked, and someone may be sleeping
