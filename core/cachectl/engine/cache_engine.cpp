@@ -28,16 +28,18 @@ constexpr std::size_t kMaxRunBlocks = 256;
 constexpr std::uint64_t kMinShardBlocks = 256;
 // Reads from this size on ask the sequential detector before looking at the cache (read()).
 constexpr std::uint64_t kStreamCheckBytes = 64 * 1024;
-// RAM one cached block is budgeted for besides its data: its clock node (16 B), placement time
-// (4 B) and index entry (5 B), and its share of the keys CLOCK-Pro remembers (about 4 B): about
-// 30 B in a full cache with a steady stream of misses, 25 B before any eviction. A compressing
-// cache keeps a buffer handle per block besides. stats().metadataBytes reports what is really
-// used.
+// RAM one cached block is budgeted for besides its data: its clock node (16 B, placement time
+// included) and index entry (5 B), and its share of the keys CLOCK-Pro remembers (about 4 B):
+// about 26 B in a full cache with a steady stream of misses, 21 B before any eviction; the
+// default policy's shadow simulations add about 6 B. A compressing cache keeps a buffer handle
+// per block besides. stats().metadataBytes reports what is really used.
 constexpr std::uint64_t kMetadataPerBlockBudget = 40;
 constexpr std::uint64_t kCompressedHandleBudget = 16;
-// The default policy's shadow simulations cost about this much whatever the cache's size (their
-// least size, 1024 blocks each): reserved once, from at most half the budget.
-constexpr std::uint64_t kSteeringReserve = 192 * 1024;
+// The default policy's shadow simulations take at most about this much up to 1 GiB (three
+// CLOCK-Pro copies of at most 1024 blocks), less beyond: reserved once, from at most half the
+// budget, as fitBudget counts only the clocks' own metadata (a compressing cache whose data
+// compresses badly holds fewer blocks than the shadows were sized for).
+constexpr std::uint64_t kSteeringReserve = 96 * 1024;
 
 std::uint64_t mixGroup(std::uint64_t block) {
     std::uint64_t x = block >> kGroupShift;
@@ -60,6 +62,19 @@ std::uint64_t capacityFor(std::uint64_t ramBytes, bool compression) {
     const std::uint64_t metadata =
         kMetadataPerBlockBudget + (compression ? kCompressedHandleBudget : 0);
     return shardBudget(ramBytes, 1) / (dataPerBlock + metadata);
+}
+
+// A shard's clock numbers its nodes below ClockProPolicy::kMaxNodes: room for its blocks, up to
+// twice as many with compression, and as many detached dirty blocks again.
+Expected<void> checkShardCapacity(std::uint64_t ramBytes, std::uint64_t perShard,
+                                  std::size_t shards) {
+    if (4 * perShard > ClockProPolicy::kMaxNodes) {
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("a RAM budget of {} bytes is more than {} shards can hold; use "
+                                "more shards",
+                                ramBytes, shards));
+    }
+    return {};
 }
 
 // What this thread's recent blocks compressed to (block_codec.h): a thread writing a run of
@@ -306,6 +321,12 @@ Expected<std::unique_ptr<CacheEngine>> CacheEngine::create(BlockStore& backing,
                                 "of 4 KiB",
                                 backing.size()));
     }
+    if (backing.size() / kBlock - 1 > ClockProPolicy::kMaxKey) {
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("the backing store ({} bytes) is larger than the cache's limit of "
+                                "{} bytes",
+                                backing.size(), (ClockProPolicy::kMaxKey + 1) * kBlock));
+    }
     if (!(config.dirtyLowWatermark >= 0.0 && config.dirtyLowWatermark < config.dirtyHighWatermark &&
           config.dirtyHighWatermark <= 1.0)) {
         return fail(ErrorCode::InvalidArgument,
@@ -330,6 +351,11 @@ Expected<std::unique_ptr<CacheEngine>> CacheEngine::create(BlockStore& backing,
     if (capacityBlocks / config.shards < 1) {
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("a RAM budget of {} bytes holds no 4 KiB block", config.ramBytes));
+    }
+    if (auto fits =
+            checkShardCapacity(config.ramBytes, capacityBlocks / config.shards, config.shards);
+        !fits) {
+        return std::unexpected(fits.error());
     }
     if (auto steering = makeShardSteering(config.policy, 1, 1); !steering) {
         return std::unexpected(steering.error());
@@ -394,6 +420,9 @@ Expected<void> CacheEngine::resize(std::uint64_t ramBytes) {
                     fmt::format("a RAM budget of {} bytes holds fewer blocks than the cache has "
                                 "shards ({})",
                                 ramBytes, m_config.shards));
+    }
+    if (auto fits = checkShardCapacity(ramBytes, perShard, m_config.shards); !fits) {
+        return std::unexpected(fits.error());
     }
     auto steering = makeShardSteering(m_config.policy, m_shards.size(), perShard);
     if (!steering) {

@@ -46,7 +46,6 @@ ClockProPolicy::ClockProPolicy(std::size_t capacity, double minColdShare, double
     setColdShares(minColdShare, maxColdShare);
     m_coldTarget = m_minCold;
     m_data.reserve(capacity);
-    m_placed.reserve(capacity);
     m_index.reserve(capacity, keys());
 }
 
@@ -83,14 +82,13 @@ std::uint32_t ClockProPolicy::allocate(std::uint64_t key) {
             m_beforeMove();
         }
         m_data.emplace_back();
-        m_placed.emplace_back();
         // For findSaturatedRacy, which must not read the vector's own fields as it grows.
         __atomic_store_n(&m_racyNodes, m_data.data(), __ATOMIC_RELAXED);
         __atomic_store_n(&m_racyNodeCount, m_data.size(), __ATOMIC_RELEASE);
     }
     Node& n = m_data[id];
     n = Node{};
-    n.key = key;
+    n.key = key & kMaxKey; // keys are below 2^36 (kMaxKey)
     ++m_dataCount;
     m_index.insert(key, id, keys());
     return id;
@@ -181,7 +179,7 @@ void ClockProPolicy::moveToHead(std::uint32_t id, Status status) {
         node(m_head).newer = id & kNil;
     }
     m_head = id;
-    m_placed[id] = ++m_time;
+    n.placed = ++m_time;
     n.referenced = 0;
     setStatus(id, status);
 }
@@ -209,7 +207,7 @@ void ClockProPolicy::terminateTest(std::uint32_t id) {
 // node's block, evicted in its test period, is remembered; the keys forgotten for it ended their
 // test period without coming back.
 void ClockProPolicy::rememberEvicted(std::uint32_t id) {
-    const auto forgotten = m_nonResident.insert(node(id).key, m_placed[id]);
+    const auto forgotten = m_nonResident.insert(node(id).key, placedAt(id));
     lowerColdTarget(forgotten.expired);
     if (forgotten.placedUpTo) {
         endTestsUpTo(*forgotten.placedUpTo);
@@ -225,7 +223,7 @@ void ClockProPolicy::endTestsUpTo(std::uint32_t placed) {
     }
     for (std::uint32_t id = m_handHot != kNil ? m_handHot : node(m_head).newer;;
          id = node(id).newer) {
-        if (!GhostFilter::atOrBefore(m_placed[id], placed)) {
+        if (!GhostFilter::atOrBefore(placedAt(id), placed)) {
             break;
         }
         terminateTest(id);
@@ -238,7 +236,7 @@ void ClockProPolicy::endTestsUpTo(std::uint32_t placed) {
 // Whether a block placed at `placed` would still be in its test period: the hot hand has not
 // passed it (no hot block is older).
 bool ClockProPolicy::inTestSince(std::uint32_t placed) const {
-    return m_handHot == kNil || !GhostFilter::atOrBefore(placed, m_placed[m_handHot]);
+    return m_handHot == kNil || !GhostFilter::atOrBefore(placed, placedAt(m_handHot));
 }
 
 // Test periods that ended without a reference: one block each off the cold share.
@@ -273,7 +271,7 @@ void ClockProPolicy::nextHandHot() {
             terminateTest(passed);
         }
         // Remembered keys placed before the oldest hot block are out of their test period too.
-        lowerColdTarget(m_nonResident.expire(m_placed[m_handHot]));
+        lowerColdTarget(m_nonResident.expire(placedAt(m_handHot)));
     }
 }
 
@@ -448,17 +446,24 @@ ClockProPolicy::Reference ClockProPolicy::reference(std::uint64_t key,
 }
 
 std::uint32_t ClockProPolicy::findSaturatedRacy(std::uint64_t key) const {
-    static_assert(std::is_standard_layout_v<Node> && offsetof(Node, key) == 0);
     const std::size_t count = __atomic_load_n(&m_racyNodeCount, __ATOMIC_ACQUIRE);
     const Node* nodes = __atomic_load_n(&m_racyNodes, __ATOMIC_RELAXED);
-    const std::uint32_t id =
-        m_index.findRacy(key, reinterpret_cast<const std::byte*>(nodes), sizeof(Node), count);
+    const auto racyKeyOf = [nodes](std::uint32_t id) { return racyKey(nodes[id]); };
+    const std::uint32_t id = m_index.findRacy(key, racyKeyOf, count);
     if (id == kNone) {
         return kNone;
     }
     const Node n = nodes[id]; // one copy: the checks below look at one state of the node
     const bool saturated = n.status >= kHot && n.status <= kColdInTest && n.referenced == 3U;
     return saturated && n.key == key ? id : kNone;
+}
+
+std::uint64_t ClockProPolicy::racyKey(const Node& n) {
+    // The key is the low kKeyBits of the node's first word (GCC and Clang allocate bit-fields
+    // from the least significant bit up on the targets built for). The holder of the lock
+    // rewrites that word as it links the node (the same key bits).
+    static_assert(std::is_trivially_copyable_v<Node> && sizeof(Node) == 2 * sizeof(std::uint64_t));
+    return __atomic_load_n(reinterpret_cast<const std::uint64_t*>(&n), __ATOMIC_RELAXED) & kMaxKey;
 }
 
 void ClockProPolicy::setBeforeMove(std::function<void()> hook) {
@@ -503,8 +508,7 @@ void ClockProPolicy::setCapacity(std::size_t capacity, std::vector<std::uint64_t
 }
 
 std::size_t ClockProPolicy::metadataBytes() const {
-    return m_data.capacity() * sizeof(Node) + m_placed.capacity() * sizeof(std::uint32_t) +
-           m_index.memoryBytes() + m_nonResident.memoryBytes() +
+    return m_data.capacity() * sizeof(Node) + m_index.memoryBytes() + m_nonResident.memoryBytes() +
            m_dropped.capacity() * sizeof(std::uint32_t);
 }
 

@@ -44,13 +44,12 @@ public:
 
     // find() for a reader without the policy's lock, racing with the holder's changes (the
     // cache engine's lock-free hits): it reads entries and keys as they are, so its answer is a
-    // candidate the reader validates. Node n's key is the 8 bytes at keys + n * stride; the
-    // answer is kNone or a node below `nodes`, after at most a table's length of probes. The
-    // table must not move meanwhile (setBeforeMove).
-    __attribute__((no_sanitize("thread"))) std::uint32_t findRacy(std::uint64_t key,
-                                                                  const std::byte* keys,
-                                                                  std::size_t stride,
-                                                                  std::size_t nodes) const {
+    // candidate the reader validates. racyKeyOf(node) reads node's key the same way; it is only
+    // asked for nodes below `nodes`, and the answer is kNone or such a node, after at most a
+    // table's length of probes. The table must not move meanwhile (setBeforeMove).
+    template <typename RacyKeyOf>
+    __attribute__((no_sanitize("thread"))) std::uint32_t
+    findRacy(std::uint64_t key, RacyKeyOf&& racyKeyOf, std::size_t nodes) const {
         const std::uint64_t hash = mix(key);
         const std::uint32_t tag = tagOf(hash);
         const std::uint32_t* entries = m_entries.get();
@@ -62,11 +61,8 @@ public:
                 return kNone;
             }
             const std::uint32_t node = entry & kNodeMask;
-            if ((entry >> kNodeBits) == tag && node < nodes) {
-                const auto* at = reinterpret_cast<const std::uint64_t*>(keys + node * stride);
-                if (__atomic_load_n(at, __ATOMIC_RELAXED) == key) {
-                    return node;
-                }
+            if ((entry >> kNodeBits) == tag && node < nodes && racyKeyOf(node) == key) {
+                return node;
             }
             i = i + 1 == slots ? 0 : i + 1;
         }

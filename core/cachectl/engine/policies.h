@@ -252,11 +252,21 @@ public:
     // dropped; pinned nodes are detached).
     void setCapacity(std::size_t capacity, std::vector<std::uint64_t>& evicted);
 
+public:
+    // Keys are below 2^36 (block numbers of a device up to 256 TiB): the node packs the key with
+    // its links. The engine and the simulator keep to that (CacheEngine::create, simulate()).
+    static constexpr unsigned kKeyBits = 36;
+    static constexpr std::uint64_t kMaxKey = (std::uint64_t{1} << kKeyBits) - 1;
+    // Data nodes are numbered below this (2^25 - 1: 128 GiB of 4 KiB blocks per clock).
+    static constexpr std::uint32_t kMaxNodes = (1U << 25) - 1;
+
 private:
-    // 27-bit node numbers leave room for the status and a 2-bit reference count in one word, and
-    // the engine's flags in the other: a node is 16 bytes. 2^27 - 1 data nodes cover a cache of
-    // 512 GiB of 4 KiB blocks.
-    static constexpr std::uint32_t kNil = NodeIndex::kNodeMask;
+    // A node is 16 bytes: the key, the links, the status and reference count, the engine's
+    // flags and when the node was last placed at the head (a 32-bit count of placements, for
+    // the test periods), in two words. The key is in the first word's low bits, where
+    // findSaturatedRacy reads it.
+    static constexpr std::uint32_t kNil = kMaxNodes;
+    static_assert(kMaxNodes <= NodeIndex::kNodeMask);
     enum Status : std::uint8_t {
         kFree,       // on the free list (linked through `older`)
         kHot,        // resident
@@ -265,13 +275,17 @@ private:
         kDetached,   // evicted pinned block: data, but out of the clock
     };
     struct Node {
-        std::uint64_t key = 0;
-        std::uint32_t newer : 27 = kNil; // towards the head (most recently placed)
-        std::uint32_t flags : 5 = 0;     // the engine's
-        std::uint32_t older : 27 = kNil; // towards the tail
-        std::uint32_t status : 3 = kFree;
-        std::uint32_t referenced : 2 = 0; // references since a hand last passed, up to 3
+        std::uint64_t key : kKeyBits = 0;
+        std::uint64_t newer : 25 = kNil; // towards the head (most recently placed)
+        std::uint64_t status : 3 = kFree;
+        std::uint64_t older : 25 = kNil;  // towards the tail
+        std::uint64_t referenced : 2 = 0; // references since a hand last passed, up to 3
+        std::uint64_t flags : 5 = 0;      // the engine's
+        std::uint64_t placed : 32 = 0;    // when last placed at the head (wraps)
     };
+    static_assert(sizeof(Node) == 16);
+    // n's key, read without the lock (findSaturatedRacy).
+    __attribute__((no_sanitize("thread"))) static std::uint64_t racyKey(const Node& n);
     static bool residentCold(const Node& n) { return n.status == kCold || n.status == kColdInTest; }
     static bool resident(const Node& n) {
         return n.status == kHot || n.status == kCold || n.status == kColdInTest;
@@ -279,6 +293,9 @@ private:
 
     Node& node(std::uint32_t id) { return m_data[id]; }
     const Node& node(std::uint32_t id) const { return m_data[id]; }
+    std::uint32_t placedAt(std::uint32_t id) const {
+        return static_cast<std::uint32_t>(m_data[id].placed);
+    }
     // keyOf for the index.
     auto keys() const {
         return [this](std::uint32_t id) { return m_data[id].key; };
@@ -317,9 +334,8 @@ private:
     std::size_t m_hotCount = 0;
     std::size_t m_coldCount = 0; // resident cold, in test or not
     std::size_t m_dataCount = 0;
-    std::vector<Node> m_data;            // resident and detached blocks
-    std::vector<std::uint32_t> m_placed; // per node: when it was last placed at the head
-    std::uint32_t m_time = 0;            // placements so far (wraps)
+    std::vector<Node> m_data; // resident and detached blocks
+    std::uint32_t m_time = 0; // placements so far (wraps)
     std::uint32_t m_free = kNil;
     std::uint32_t m_head = kNil;
     std::uint32_t m_handHot = kNil;  // the hot block placed longest ago

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 #include <unordered_set>
 
+#include "core/cachectl/engine/policies.h"
 #include "core/cachectl/engine/policy.h"
 
 namespace ssdk::cachectl::engine {
@@ -17,8 +19,33 @@ std::uint64_t countUniqueBlocks(std::span<const std::uint64_t> refs) {
     return seen.size();
 }
 
+namespace {
+
+// refs with each block renumbered in order of first reference, for a trace whose block numbers
+// do not all fit a policy's keys (ClockProPolicy::kMaxKey); empty when they do. Only which blocks
+// the default policy's steering samples depends on the numbers.
+std::vector<std::uint64_t> renumberIfLarge(std::span<const std::uint64_t> refs) {
+    std::vector<std::uint64_t> renumbered;
+    if (std::ranges::none_of(refs,
+                             [](std::uint64_t ref) { return ref > ClockProPolicy::kMaxKey; })) {
+        return renumbered;
+    }
+    std::unordered_map<std::uint64_t, std::uint64_t> numbers;
+    renumbered.reserve(refs.size());
+    for (const std::uint64_t ref : refs) {
+        renumbered.push_back(numbers.try_emplace(ref, numbers.size()).first->second);
+    }
+    return renumbered;
+}
+
+} // namespace
+
 Expected<SimulationResult> simulate(std::span<const std::uint64_t> refs, std::string_view policy,
                                     std::uint64_t cacheBlocks) {
+    const std::vector<std::uint64_t> renumbered = renumberIfLarge(refs);
+    if (!renumbered.empty()) {
+        refs = renumbered;
+    }
     auto made = makePolicy(policy, cacheBlocks);
     if (!made) {
         return std::unexpected(made.error());

@@ -13,6 +13,7 @@
 
 #include "core/cachectl/engine/block_codec.h"
 #include "core/cachectl/engine/cache_engine.h"
+#include "core/cachectl/engine/policies.h"
 #include "core/cachectl/engine/simulator.h"
 
 using namespace ssdk;
@@ -878,6 +879,77 @@ TEST_CASE("resize changes the capacity and keeps the data readable", "[cachectl]
     REQUIRE((*engine)->resize(config.ramBytes * 2));
     CHECK((*engine)->stats().capacityBlocks > before);
     CHECK_FALSE((*engine)->resize(4096)); // fewer blocks than shards
+}
+
+TEST_CASE("the engine's metadata stays within 32 bytes per cached block from 16 MiB up",
+          "[cachectl][engine]") {
+    // Filled, then random reads over three times the cache: the clock's nodes and index, the
+    // keys it remembers, and the shadow simulations of the default policy, as the engine reports
+    // them (bench_cache_engine prints the same for 16 MiB to 1 GiB).
+    for (const std::uint64_t mib : {16ULL, 64ULL}) {
+        INFO(mib << " MiB");
+        CacheConfig config;
+        config.ramBytes = mib << 20;
+        config.sequentialCutoff = 0;
+        TestBackingStore backing(3 * config.ramBytes);
+        auto engine = CacheEngine::create(backing, config);
+        REQUIRE(engine);
+        const std::uint64_t capacity = (*engine)->stats().capacityBlocks;
+        std::vector<std::byte> block(kBlock);
+        for (std::uint64_t b = 0; b < capacity; ++b) {
+            REQUIRE((*engine)->read(b * kBlock, block));
+        }
+        std::mt19937_64 pick(mib);
+        for (std::uint64_t i = 0; i < 3 * capacity; ++i) {
+            REQUIRE((*engine)->read(pick() % (3 * capacity) * kBlock, block));
+        }
+        const auto stats = (*engine)->stats();
+        CHECK(stats.cachedBlocks * 10 >= capacity * 9);
+        CHECK(stats.metadataBytes <= 32 * stats.cachedBlocks);
+    }
+}
+
+TEST_CASE("devices and RAM budgets past the clock's limits are refused", "[cachectl][engine]") {
+    // A device that only has a size: the engine must refuse it before any I/O.
+    class SizeOnlyStore final : public BlockStore {
+    public:
+        explicit SizeOnlyStore(std::uint64_t size)
+            : m_size(size) {}
+        std::uint64_t size() const override { return m_size; }
+        std::uint32_t blockSize() const override { return 4096; }
+        Expected<void> read(std::uint64_t, std::span<std::byte>) override { return refuse(); }
+        Expected<void> write(std::uint64_t, std::span<const std::byte>, bool) override {
+            return refuse();
+        }
+        Expected<void> flush() override { return refuse(); }
+        Expected<void> discard(std::uint64_t, std::uint64_t) override { return refuse(); }
+        Expected<void> writeZeroes(std::uint64_t, std::uint64_t, bool) override { return refuse(); }
+
+    private:
+        static Expected<void> refuse() { return fail(ErrorCode::Io, "no I/O expected"); }
+        std::uint64_t m_size;
+    };
+    const std::uint64_t limit = (ClockProPolicy::kMaxKey + 1) * kBlock; // 256 TiB
+    SizeOnlyStore largest(limit);
+    CacheConfig config;
+    config.ramBytes = 1 << 20;
+    CHECK(CacheEngine::create(largest, config));
+    SizeOnlyStore tooLarge(limit + kBlock);
+    auto refused = CacheEngine::create(tooLarge, config);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().code() == ErrorCode::InvalidArgument);
+
+    // One shard numbers its blocks below 2^25: 40 GiB of RAM needs more shards.
+    config.shards = 1;
+    config.ramBytes = 40ULL << 30;
+    auto oneShard = CacheEngine::create(largest, config);
+    REQUIRE_FALSE(oneShard);
+    CHECK(oneShard.error().describe().find("more shards") != std::string::npos);
+    config.ramBytes = 1 << 20;
+    auto small = CacheEngine::create(largest, config);
+    REQUIRE(small);
+    CHECK_FALSE((*small)->resize(40ULL << 30));
+    CHECK((*small)->stats().capacityBlocks < 256);
 }
 
 TEST_CASE("the engine keeps data and metadata within its RAM budget under eviction",
