@@ -21,6 +21,19 @@
 
 namespace ssdk::test {
 
+// Whether this machine has what a layout with a filesystem of fsType needs to be made, mounted
+// and resized (ntfs-3g also needs FUSE).
+inline bool filesystemToolsFor(const std::string& fsType) {
+    if (fsType == "ntfs") {
+        return !findExecutable("ntfsresize").empty() && !findExecutable("mkfs.ntfs").empty() &&
+               !findExecutable("ntfs-3g").empty() && std::filesystem::exists("/dev/fuse");
+    }
+    if (fsType == "btrfs") {
+        return !findExecutable("btrfs").empty() && !findExecutable("mkfs.btrfs").empty();
+    }
+    return true;
+}
+
 // Like ScratchState, but under /tmp/ssdk-op-itest-<pid>-<n>, and sweeping only leftovers of
 // runs whose process is gone: other checkouts run their integration tests at the same time,
 // and ScratchState's sweep of /tmp/ssdk-itest-* would detach these drives mid-test.

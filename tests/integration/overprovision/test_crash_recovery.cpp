@@ -90,17 +90,6 @@ pid_t childNamed(pid_t parent, const std::string& name) {
     return found;
 }
 
-bool toolsFor(const std::string& fsType) {
-    if (fsType == "ntfs") {
-        return !findExecutable("ntfsresize").empty() && !findExecutable("mkfs.ntfs").empty() &&
-               !findExecutable("ntfs-3g").empty() && fs::exists("/dev/fuse");
-    }
-    if (fsType == "btrfs") {
-        return !findExecutable("btrfs").empty() && !findExecutable("mkfs.btrfs").empty();
-    }
-    return true;
-}
-
 void mountAt(const std::string& fsType, const std::string& partition, const fs::path& mnt) {
     fs::create_directories(mnt);
     auto mounted =
@@ -256,7 +245,7 @@ TEST_CASE("kills on MBR ext4, NTFS and btrfs are recovered without loss", "[over
     for (const auto& variant : std::vector<Variant>{{"dos", "ext4", 2, "finish"},
                                                     {"gpt", "ntfs", 3, "rollback"},
                                                     {"gpt", "btrfs", 3, "finish"}}) {
-        if (!toolsFor(variant.type)) {
+        if (!filesystemToolsFor(variant.type)) {
             WARN("tools for " << variant.type << " are not installed; skipped");
             continue;
         }

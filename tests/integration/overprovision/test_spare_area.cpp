@@ -23,17 +23,6 @@ struct Harness {
                 editor, JournalStore(scratch.dir())) {}
 };
 
-bool toolsFor(const std::string& fsType) {
-    if (fsType == "ntfs") {
-        return !findExecutable("ntfsresize").empty() && !findExecutable("mkfs.ntfs").empty() &&
-               !findExecutable("ntfs-3g").empty() && fs::exists("/dev/fuse");
-    }
-    if (fsType == "btrfs") {
-        return !findExecutable("btrfs").empty();
-    }
-    return true;
-}
-
 std::vector<std::string> mountCommand(const std::string& fsType, const std::string& partition,
                                       const fs::path& mountPoint) {
     if (fsType == "ntfs") {
@@ -58,7 +47,7 @@ void unmountFs(const fs::path& mountPoint) {
 // Apply 20 % and undo on a fresh drive; btrfs stays mounted (it resizes online), the others
 // are unmounted while they shrink.
 void applyAndUndo(const std::string& table, const std::string& fsType, bool throughCli) {
-    if (!toolsFor(fsType)) {
+    if (!filesystemToolsFor(fsType)) {
         WARN("tools for " << fsType << " are not installed; skipped");
         return;
     }

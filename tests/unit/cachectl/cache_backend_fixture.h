@@ -6,9 +6,17 @@
 #include <unistd.h>
 
 #include "core/base/replay_process_runner.h"
+#include "core/cachectl/backend.h"
 #include "core/cachectl/backend_host.h"
 
 namespace ssdk::cachectl::testing {
+
+constexpr std::uint64_t kMiB = 1024ULL * 1024ULL;
+
+// A 64 MiB LZ4 cache of the lab partition /dev/labx1 as device-mapper target ssdk-labx1.
+inline CachePlan labPlan(CacheMode mode = CacheMode::WriteBack) {
+    return CachePlan{"/dev/labx1", "ssdk-labx1", 64 * kMiB, Compression::Lz4, mode, ""};
+}
 
 struct ScratchHost {
     std::filesystem::path dir;

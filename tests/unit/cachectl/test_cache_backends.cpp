@@ -14,7 +14,6 @@ using namespace ssdk::cachectl::testing;
 
 namespace {
 
-constexpr std::uint64_t kMiB = 1024ULL * 1024ULL;
 constexpr std::uint64_t kGiB = 1024ULL * kMiB;
 
 CachePlan zramPlan() {

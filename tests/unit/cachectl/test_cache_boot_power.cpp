@@ -14,16 +14,15 @@ using namespace ssdk::cachectl::testing;
 
 namespace {
 
-constexpr std::uint64_t kMiB = 1024ULL * 1024ULL;
-
 const std::string kFstab = "# /etc/fstab: static file system information.\n"
                            "UUID=0a0b-root  /               ext4    errors=remount-ro 0       1\n"
                            "UUID=5e1f-data  /mnt/lab\\040data  ext4    noatime,nofail    0  2\n"
                            "/dev/sr0        /media/cdrom0   udf     user,noauto       0       0\n";
-const std::string kMounted =
+const std::string kMountedNoatime =
     "36 25 7:1 / /mnt/lab\\040data rw,noatime shared:1 - ext4 /dev/labx1 rw,errors=remount-ro\n";
-const std::string kCachedMounted = "36 25 253:0 / /mnt/lab\\040data rw,noatime shared:1 - ext4 "
-                                   "/dev/mapper/ssdk-labx1 rw,errors=remount-ro\n";
+const std::string kCachedMountedNoatime =
+    "36 25 253:0 / /mnt/lab\\040data rw,noatime shared:1 - ext4 "
+    "/dev/mapper/ssdk-labx1 rw,errors=remount-ro\n";
 const std::string kUnit = "ssdkeeper-cache@dev-disk-by\\x2dpartuuid-4c1d\\x2d01.service";
 const std::string kNewLine = "/dev/mapper/ssdk-labx1  /mnt/lab\\040data  ext4    "
                              "noatime,nofail,x-systemd.requires=" +
@@ -44,7 +43,7 @@ struct BootSetup {
         registry.add(std::move(backend));
         registry.add(std::make_unique<FakeBackend>("engine", ProbeResult{true, {}}, capabilities));
         host.file("/etc/fstab", kFstab);
-        host.file("/proc/self/mountinfo", kMounted);
+        host.file("/proc/self/mountinfo", kMountedNoatime);
         link("/dev/disk/by-uuid/5e1f-data", "../../labx1");
         link("/dev/disk/by-partuuid/4c1d-01", "../../labx1");
         link("/dev/disk/by-id/ata-QEMU_HARDDISK_QM1-part1", "../../labx1");
@@ -57,10 +56,6 @@ struct BootSetup {
     }
     CacheManager manager() { return CacheManager(registry, host.env, state); }
 };
-
-CachePlan plan(CacheMode mode = CacheMode::WriteBack) {
-    return CachePlan{"/dev/labx1", "ssdk-labx1", 64 * kMiB, Compression::Lz4, mode, ""};
-}
 
 } // namespace
 
@@ -156,16 +151,16 @@ TEST_CASE("at next boot: fstab shown, changed with a backup, stacked by the unit
     BootSetup setup;
     auto manager = setup.manager();
 
-    auto preview = manager.previewAtBoot("fake", plan());
+    auto preview = manager.previewAtBoot("fake", labPlan());
     REQUIRE(preview);
     CHECK(preview->after == kNewLine);
     CHECK(setup.host.contents("/etc/fstab") == kFstab); // a preview changes nothing
 
     // What the user saw must still be what is written.
-    CHECK(manager.enableAtBoot("fake", plan(), PowerPolicy{true, ""}, "something else")
+    CHECK(manager.enableAtBoot("fake", labPlan(), PowerPolicy{true, ""}, "something else")
               .error()
               .code() == ErrorCode::Busy);
-    auto record = manager.enableAtBoot("fake", plan(), PowerPolicy{true, ""}, preview->after);
+    auto record = manager.enableAtBoot("fake", labPlan(), PowerPolicy{true, ""}, preview->after);
     REQUIRE(record);
     CHECK(record->phase == "scheduled");
     REQUIRE(record->boot);
@@ -179,7 +174,7 @@ TEST_CASE("at next boot: fstab shown, changed with a backup, stacked by the unit
               kNewLine + "\n/dev/sr0        /media/cdrom0   udf     user,noauto       0       0\n");
     CHECK(setup.host.contents("/etc/fstab.ssdkeeper.bak") == kFstab);
     CHECK(setup.fake->calls().empty()); // nothing stacked before the reboot
-    CHECK(manager.previewAtBoot("fake", plan()).error().code() == ErrorCode::Busy);
+    CHECK(manager.previewAtBoot("fake", labPlan()).error().code() == ErrorCode::Busy);
 
     // Not before the reboot: the filesystem is still mounted from the partition.
     CHECK(manager.attach("/dev/disk/by-partuuid/4c1d-01", false).error().code() == ErrorCode::Busy);
@@ -201,7 +196,7 @@ TEST_CASE("at next boot: fstab shown, changed with a backup, stacked by the unit
 
     // Booted again, mounted from the cache by fstab; the user turns it off.
     REQUIRE(setup.manager().attach("/dev/disk/by-partuuid/4c1d-01", false));
-    setup.host.file("/proc/self/mountinfo", kCachedMounted);
+    setup.host.file("/proc/self/mountinfo", kCachedMountedNoatime);
     setup.host.runner.expect({"umount", "/mnt/lab data"}, ok());
     setup.host.runner.expect({"mount", "-t", "ext4", "-o", "rw,noatime,errors=remount-ro",
                               "/dev/labx3", "/mnt/lab data"},
@@ -216,11 +211,11 @@ TEST_CASE("at next boot: fstab shown, changed with a backup, stacked by the unit
 TEST_CASE("at next boot refuses what it cannot undo or name", "[cache-boot]") {
     BootSetup setup;
     auto manager = setup.manager();
-    auto engine = manager.previewAtBoot("engine", plan());
+    auto engine = manager.previewAtBoot("engine", labPlan());
     REQUIRE_FALSE(engine);
     CHECK(engine.error().message().starts_with("engine names its device only when it starts"));
 
-    auto record = manager.enableAtBoot("fake", plan(), {}, "");
+    auto record = manager.enableAtBoot("fake", labPlan(), {}, "");
     REQUIRE(record);
     // Someone edits the changed line: disabling stops and says how to repair, touching nothing.
     setup.host.file("/etc/fstab", kFstab + "# edited\n");
@@ -239,10 +234,10 @@ TEST_CASE("at next boot refuses what it cannot undo or name", "[cache-boot]") {
     // No fstab line for the partition: nothing to change at boot.
     setup.host.file("/etc/fstab", "UUID=0a0b-root / ext4 defaults 0 1\n");
     setup.host.file("/proc/self/mountinfo", "");
-    CHECK(manager.previewAtBoot("fake", plan()).error().code() == ErrorCode::NotFound);
+    CHECK(manager.previewAtBoot("fake", labPlan()).error().code() == ErrorCode::NotFound);
     // The filesystem holding the journal (and the unit's program) cannot wait for the unit.
     setup.host.file("/etc/fstab", "UUID=5e1f-data /var ext4 defaults 0 2\n");
-    CHECK(manager.previewAtBoot("fake", plan()).error().code() == ErrorCode::Unsupported);
+    CHECK(manager.previewAtBoot("fake", labPlan()).error().code() == ErrorCode::Unsupported);
 }
 
 TEST_CASE("power events flush and switch the journaled caches, and switch them back",
@@ -250,7 +245,7 @@ TEST_CASE("power events flush and switch the journaled caches, and switch them b
     BootSetup setup;
     setup.host.file("/proc/self/mountinfo", "");
     auto manager = setup.manager();
-    REQUIRE(manager.enable("fake", plan(), false, PowerPolicy{true, ""}));
+    REQUIRE(manager.enable("fake", labPlan(), false, PowerPolicy{true, ""}));
     setup.host.runner.expect({"blockdev", "--flushbufs", "/dev/mapper/ssdk-labx1"}, ok());
     // Applied now, not at boot: the boot unit's attach and detach leave it alone.
     for (const auto& refused :

@@ -10,8 +10,6 @@ using namespace ssdk::cachectl::testing;
 
 namespace {
 
-constexpr std::uint64_t kMiB = 1024ULL * 1024ULL;
-
 Capabilities fakeCapabilities() {
     Capabilities capabilities;
     capabilities.writeBack = true;
@@ -19,10 +17,6 @@ Capabilities fakeCapabilities() {
     capabilities.resizeLive = true;
     capabilities.compressions = {Compression::None, Compression::Lz4};
     return capabilities;
-}
-
-CachePlan plan(CacheMode mode = CacheMode::WriteBack) {
-    return CachePlan{"/dev/labx1", "ssdk-labx1", 64 * kMiB, Compression::Lz4, mode, ""};
 }
 
 struct Setup {
@@ -62,17 +56,17 @@ TEST_CASE("an unmounted device is cached, operated and released; the journal fol
     const auto reports = manager.probeAll();
     REQUIRE(reports.size() == 2);
     CHECK(reports[1].probe.reasonText() == "kernel module dm_cache is not available");
-    auto refused = manager.enable("absent", plan(), false);
+    auto refused = manager.enable("absent", labPlan(), false);
     REQUIRE_FALSE(refused);
     CHECK(refused.error().message() ==
           "absent is unavailable: kernel module dm_cache is not available");
 
-    auto record = manager.enable("fake", plan(), false);
+    auto record = manager.enable("fake", labPlan(), false);
     REQUIRE(record);
     CHECK(record->phase == "active");
     CHECK_FALSE(record->mount);
     CHECK(std::filesystem::exists(setup.state / "ssdk-labx1.json"));
-    CHECK(manager.enable("fake", plan(), false).error().code() == ErrorCode::Busy);
+    CHECK(manager.enable("fake", labPlan(), false).error().code() == ErrorCode::Busy);
 
     // Found by origin, cached device or name.
     CHECK(manager.find("/dev/mapper/ssdk-labx1"));
@@ -112,7 +106,7 @@ TEST_CASE("a mounted filesystem moves onto the cache only when applied now, and 
     Setup setup;
     setup.host.file("/proc/self/mountinfo", kMounted);
     auto manager = setup.manager();
-    auto refused = manager.enable("fake", plan(), false);
+    auto refused = manager.enable("fake", labPlan(), false);
     REQUIRE_FALSE(refused);
     CHECK(refused.error().code() == ErrorCode::Busy);
     CHECK(
@@ -123,7 +117,7 @@ TEST_CASE("a mounted filesystem moves onto the cache only when applied now, and 
     setup.host.runner.expect({"mount", "-t", "ext4", "-o", "rw,relatime,errors=remount-ro",
                               "/dev/mapper/ssdk-labx1", "/mnt/lab data"},
                              ok());
-    auto record = manager.enable("fake", plan(), true);
+    auto record = manager.enable("fake", labPlan(), true);
     REQUIRE(record);
     REQUIRE(record->mount);
     CHECK(record->mount->mountPoint == "/mnt/lab data");
@@ -155,7 +149,7 @@ TEST_CASE("a cache that cannot be mounted is torn down and the origin mounted ba
                               "/dev/labx1", "/mnt/lab data"},
                              ok());
     auto manager = setup.manager();
-    auto record = manager.enable("fake", plan(), true);
+    auto record = manager.enable("fake", labPlan(), true);
     REQUIRE_FALSE(record);
     CHECK(record.error().describe().find("wrong fs type") != std::string::npos);
     CHECK_FALSE(std::filesystem::exists(setup.state / "ssdk-labx1.json"));

@@ -13,7 +13,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Case {
+struct OpCase {
     std::string verb;
     Json args;
     ErrorCode code;
@@ -32,7 +32,7 @@ TEST_CASE("op verbs refuse bad arguments and change nothing", "[helper][op]") {
     HelperService service(authorizer);
     addOpVerbs(service, LabContext{state, std::nullopt}, runner);
     const Json good{{"device", "/dev/null"}, {"spare_percent", 20}, {"partition", "/dev/x1"}};
-    const std::vector<Case> cases{
+    const std::vector<OpCase> cases{
         {"op.apply", Json::object(), ErrorCode::InvalidArgument, "spare_percent"},
         {"op.apply",
          Json{{"device", "/dev/loop0"}, {"spare_percent", 20}, {"partition", "p"}, {"x", 1}},
