@@ -431,6 +431,8 @@ Expected<void> CacheEngine::resize(std::uint64_t ramBytes) {
     const std::unique_lock modeLock(m_modeMutex);
     for (const auto& shard : m_shards) {
         const std::scoped_lock lock(shard->mutex);
+        // A lock-free hit may be passing its key to the old steering (observeRacy).
+        shard->waitForReaders();
         shard->evicted.clear();
         shard->policy->resize(perShard, *steering, shard->evicted);
         shard->dropEvicted();
@@ -478,12 +480,12 @@ CacheEngine::Shard& CacheEngine::shardOf(std::uint64_t block) const {
 
 // ---- reads ----
 
-// A hit that changes nothing (the block resident, its reference count at its top, its key not in
-// the steering's sample) needs no lock: it reads the shard as a sequence lock's reader
-// (shard_lock.h) and writes nothing the other cores read, so hits on one shard from several
-// cores do not move its lock's cache line between them. Anything else, and a read that raced
-// with the lock's holder, goes through the lock. Raw frames only: a compressed block's buffer
-// could be freed under the reader.
+// A hit that changes nothing in the clock (the block resident, its reference count at its top)
+// needs no lock: it reads the shard as a sequence lock's reader (shard_lock.h) and writes nothing
+// the other cores read, so hits on one shard from several cores do not move its lock's cache
+// line between them; a key the steering samples is then passed to the steering. Anything else,
+// and a read that raced with the lock's holder, goes through the lock. Raw frames only: a
+// compressed block's buffer could be freed under the reader.
 bool CacheEngine::readLockFree(Shard& shard, std::uint64_t block, std::byte* out) {
     if (m_config.compression) {
         return false;
@@ -497,6 +499,9 @@ bool CacheEngine::readLockFree(Shard& shard, std::uint64_t block, std::byte* out
             shard.frames.copyOutRacy(node, out);
             hit = shard.mutex.readValidate(version);
         }
+    }
+    if (hit) {
+        shard.policy->observeRacy(block);
     }
     slot.leave();
     if (hit) {

@@ -361,10 +361,10 @@ public:
     // metadataShare()).
     ColdShareSteering(std::size_t capacity, std::size_t sharers);
 
-    bool sampled(std::uint64_t key) const { return inSample(key, m_sampleBelow); }
-    // sampled() for a threshold read elsewhere (SteeredClockProPolicy::findSaturatedRacy).
-    static bool inSample(std::uint64_t key, std::uint64_t sampleBelow);
-    std::uint64_t sampleBelow() const { return m_sampleBelow; }
+    // Whether key is in the sample; any thread (the threshold is set at construction).
+    bool sampled(std::uint64_t key) const {
+        return m_sampleBelow == ~std::uint64_t{0} || sampleHash(key) < m_sampleBelow;
+    }
     // Records a reference to a sampled key. Thread-safe.
     void observe(std::uint64_t key);
     // The leading shadow (an index for coldShare()); a relaxed read, any thread.
@@ -374,6 +374,15 @@ public:
     std::size_t metadataShare() const;
 
 private:
+    // splitmix64's finalizer: a different mix from NodeIndex's and GhostFilter's, so a sample is
+    // not a run of home buckets or filter lines.
+    static std::uint64_t sampleHash(std::uint64_t key) {
+        std::uint64_t x = key + 0x9e3779b97f4a7c15ULL;
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+        return x ^ (x >> 31);
+    }
+
     std::size_t m_sharers;
     std::uint64_t m_sampleBelow; // a key is sampled when its hash is below this
     mutable std::mutex m_mutex;  // guards everything below but m_leader
@@ -406,12 +415,26 @@ public:
 
     // ClockProPolicy::reference through the steering.
     ClockProPolicy::Reference reference(std::uint64_t key, std::vector<std::uint64_t>& evicted);
-    // Whether the steering samples key: its hits must go through reference(), so that the
-    // shadow simulations see the same references as the simulator's policy does.
+    // Whether the steering samples key: its hits must reach the steering (reference(), or
+    // observeRacy() after a lock-free hit), so that the shadow simulations see the same
+    // references as the simulator's policy does.
     bool sampled(std::uint64_t key) const { return m_steering && m_steering->sampled(key); }
-    // ClockProPolicy::findSaturatedRacy for a key the steering does not sample (kNone for one
-    // it does): a lock-free hit changes nothing the steering would see.
-    __attribute__((no_sanitize("thread"))) std::uint32_t findSaturatedRacy(std::uint64_t key) const;
+    // ClockProPolicy::findSaturatedRacy: a hit on such a node changes nothing in the clock.
+    std::uint32_t findSaturatedRacy(std::uint64_t key) const {
+        return m_main.findSaturatedRacy(key);
+    }
+    // What reference() does besides the clock for a hit found by findSaturatedRacy, without the
+    // lock: a sampled key's reference goes to the steering (which has a lock of its own). A new
+    // leading share reaches the clock at its next reference(), before the clock changes again,
+    // as the simulator's policy would have applied it. Call after the sequence lock's reader
+    // validated its read, while still announced as a reader (reader_slots.h): the holder of the
+    // lock waits for such readers before it replaces the steering (resize()).
+    void observeRacy(std::uint64_t key) const {
+        ColdShareSteering* steering = __atomic_load_n(&m_racySteering, __ATOMIC_ACQUIRE);
+        if (steering != nullptr && steering->sampled(key)) {
+            steering->observe(key);
+        }
+    }
     // The clock, for the engine's block table (everything but references).
     ClockProPolicy& clock() { return m_main; }
     const ClockProPolicy& clock() const { return m_main; }
@@ -428,8 +451,8 @@ private:
     ClockProPolicy m_main;
     std::shared_ptr<ColdShareSteering> m_steering;
     std::size_t m_applied = 0; // the leader whose share m_main has
-    // m_steering's sampleBelow (0: no steering), for findSaturatedRacy (atomic accesses).
-    std::uint64_t m_racySampleBelow = 0;
+    // m_steering's object, for observeRacy (atomic accesses).
+    ColdShareSteering* m_racySteering = nullptr;
 };
 
 // The policies the cache engine takes (its block table is the clock's nodes), the default first.

@@ -36,14 +36,6 @@ constexpr double kMinSampleRate = 1.0 / 256;
 // near ties do not make the main clock flap between shares.
 constexpr double kShareSwitchMargin = 0.02;
 
-std::uint64_t sampleHash(std::uint64_t key) {
-    // A different mix from BlockIndex's, so the sample is not a run of home buckets.
-    std::uint64_t x = key + 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
 double sampleRate(std::size_t capacity) {
     const double blocks = static_cast<double>(capacity);
     const double shadowBlocks =
@@ -68,10 +60,6 @@ ColdShareSteering::ColdShareSteering(std::size_t capacity, std::size_t sharers)
     // Scores remember a few turnovers of a shadow.
     const double window = static_cast<double>(std::max<std::size_t>(4 * shadowCapacity, 2000));
     m_decay = 1.0 - 1.0 / window;
-}
-
-bool ColdShareSteering::inSample(std::uint64_t key, std::uint64_t sampleBelow) {
-    return sampleBelow == ~std::uint64_t{0} || sampleHash(key) < sampleBelow;
 }
 
 double ColdShareSteering::coldShare(std::size_t leader) {
@@ -117,22 +105,13 @@ SteeredClockProPolicy::SteeredClockProPolicy(std::size_t capacity,
 }
 
 void SteeredClockProPolicy::setSteering(std::shared_ptr<ColdShareSteering> steering) {
+    __atomic_store_n(&m_racySteering, steering.get(), __ATOMIC_RELEASE);
     m_steering = std::move(steering);
-    __atomic_store_n(&m_racySampleBelow, m_steering ? m_steering->sampleBelow() : 0,
-                     __ATOMIC_RELAXED);
     if (m_steering) {
         m_applied = m_steering->leader();
         const double share = ColdShareSteering::coldShare(m_applied);
         m_main.setColdShares(share, share);
     }
-}
-
-std::uint32_t SteeredClockProPolicy::findSaturatedRacy(std::uint64_t key) const {
-    const std::uint64_t sampleBelow = __atomic_load_n(&m_racySampleBelow, __ATOMIC_RELAXED);
-    if (sampleBelow != 0 && ColdShareSteering::inSample(key, sampleBelow)) {
-        return ClockProPolicy::kNone;
-    }
-    return m_main.findSaturatedRacy(key);
 }
 
 ClockProPolicy::Reference SteeredClockProPolicy::reference(std::uint64_t key,

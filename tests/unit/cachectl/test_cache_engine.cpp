@@ -362,13 +362,14 @@ TEST_CASE("lock-free hits never return a torn or an older block while it is rewr
     // A resizer, and a churner that fills the cache from a region of its own and discards it
     // again, make the shards' index tables, node arrays and frames grow and shrink under the
     // readers. A read must see one whole generation, never older than one the same reader saw.
+    // The default policy's steering samples every key of a cache this small: its lock-free hits
+    // pass their keys to the steering while resizes replace it.
     constexpr std::uint64_t kHot = 48;
     constexpr std::uint64_t kCold = 1024;
     TestBackingStore backing(2 * kCold * kBlock);
     auto config = smallConfig(WriteMode::WriteThrough, false);
-    // The default policy's steering samples every key of a cache this small, and sampled keys'
-    // hits take the lock: plain CLOCK-Pro serves every saturated hit without it.
-    config.policy = "clockpro";
+    config.policy = GENERATE(as<std::string>{}, "clockpro-steered", "clockpro");
+    INFO(config.policy);
     auto engine = CacheEngine::create(backing, config);
     REQUIRE(engine);
     const auto blockOf = [](std::uint64_t block, std::uint64_t generation) {
