@@ -163,6 +163,12 @@ public:
     static constexpr std::uint32_t kNone = NodeIndex::kNone;
     // dataFlags bits the policy reads: a pinned node is detached instead of dropped.
     static constexpr std::uint32_t kPinned = 1;
+    // Keys are below 2^36 (block numbers of a device up to 256 TiB): the node packs the key with
+    // its links. The engine and the simulator keep to that (CacheEngine::create, simulate()).
+    static constexpr unsigned kKeyBits = 36;
+    static constexpr std::uint64_t kMaxKey = (std::uint64_t{1} << kKeyBits) - 1;
+    // Data nodes are numbered below this (2^25 - 1: 128 GiB of 4 KiB blocks per clock).
+    static constexpr std::uint32_t kMaxNodes = (1U << 25) - 1;
 
     // The resident cold share adapts between minColdShare and maxColdShare of the capacity (at
     // least one block cold, at least one hot unless the cache holds one block); the paper's
@@ -251,14 +257,6 @@ public:
     // Changes the capacity in place: a smaller one evicts at once (droppedData() lists the data
     // dropped; pinned nodes are detached).
     void setCapacity(std::size_t capacity, std::vector<std::uint64_t>& evicted);
-
-public:
-    // Keys are below 2^36 (block numbers of a device up to 256 TiB): the node packs the key with
-    // its links. The engine and the simulator keep to that (CacheEngine::create, simulate()).
-    static constexpr unsigned kKeyBits = 36;
-    static constexpr std::uint64_t kMaxKey = (std::uint64_t{1} << kKeyBits) - 1;
-    // Data nodes are numbered below this (2^25 - 1: 128 GiB of 4 KiB blocks per clock).
-    static constexpr std::uint32_t kMaxNodes = (1U << 25) - 1;
 
 private:
     // A node is 16 bytes: the key, the links, the status and reference count, the engine's
