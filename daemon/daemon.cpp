@@ -23,6 +23,11 @@ Expected<std::unique_ptr<cachectl::BlockStore>> openBacking(const ExportConfig& 
         return std::unexpected(
             std::move(store.error()).addContext(fmt::format("opening export '{}'", exported.name)));
     }
+    if (store->size() == 0) {
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("export '{}': {} is empty (0 bytes): there is nothing to serve",
+                                exported.name, exported.backing.string()));
+    }
     return std::make_unique<cachectl::FileBlockStore>(std::move(*store));
 }
 

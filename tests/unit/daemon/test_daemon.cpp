@@ -87,6 +87,17 @@ TEST_CASE("a missing backing file is a clear error") {
     CHECK(daemon.error().describe().find("absent.img") != std::string::npos);
 }
 
+TEST_CASE("an empty backing file is refused, with or without a cache") {
+    TempDir dir;
+    auto config = configIn(dir, 0);
+    auto daemon = Daemon::create(config);
+    REQUIRE_FALSE(daemon);
+    CHECK(daemon.error().describe().find("is empty") != std::string::npos);
+    config.cache.cacheBytes = 16 << 20;
+    CHECK_FALSE(Daemon::create(config));
+    CHECK_FALSE(std::filesystem::exists(config.socket));
+}
+
 TEST_CASE("control: status and stats describe the exports") {
     TempDir dir;
     auto daemon = Daemon::create(configIn(dir));
