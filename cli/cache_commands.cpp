@@ -21,8 +21,8 @@ std::string percent(double fraction) {
 }
 
 int runSingle(const CliContext& context, const CacheSimulateRequest& request,
-              const std::vector<std::uint64_t>& refs) {
-    auto result = cachectl::engine::simulate(refs, request.policy, *request.cacheBlocks);
+              const cachectl::engine::ReplayTrace& trace) {
+    auto result = cachectl::engine::simulate(trace, request.policy, *request.cacheBlocks);
     if (!result) {
         return reportError(context, result.error());
     }
@@ -47,8 +47,8 @@ int runSingle(const CliContext& context, const CacheSimulateRequest& request,
 // Miss ratios of the chosen policy and of LRU over cache sizes up to the trace's unique blocks
 // (or up to --cache-blocks).
 int runCurve(const CliContext& context, const CacheSimulateRequest& request,
-             const std::vector<std::uint64_t>& refs) {
-    const std::uint64_t unique = cachectl::engine::countUniqueBlocks(refs);
+             const cachectl::engine::ReplayTrace& trace) {
+    const std::uint64_t unique = trace.uniqueBlocks();
     const std::uint64_t largest = request.cacheBlocks.value_or(unique);
     std::vector<std::string> policies{request.policy};
     if (request.policy != "lru") {
@@ -63,7 +63,7 @@ int runCurve(const CliContext& context, const CacheSimulateRequest& request,
         Json missRatios = Json::object();
         std::vector<std::string> row{std::to_string(size), formatIec(Bytes(size * kBlockBytes))};
         for (const auto& policy : policies) {
-            auto result = cachectl::engine::simulate(refs, policy, size);
+            auto result = cachectl::engine::simulate(trace, policy, size);
             if (!result) {
                 return reportError(context, result.error());
             }
@@ -76,14 +76,14 @@ int runCurve(const CliContext& context, const CacheSimulateRequest& request,
         rows.push_back(std::move(row));
     }
     if (context.json) {
-        printJson(Json{{"requests", refs.size()},
+        printJson(Json{{"requests", trace.refs().size()},
                        {"unique_blocks", unique},
                        {"policies", policies},
                        {"mrc", std::move(curve)}});
         return kExitOk;
     }
-    std::cout << fmt::format("Miss-ratio curve: {} requests, {} unique blocks ({})\n", refs.size(),
-                             unique, formatIec(Bytes(unique * kBlockBytes)))
+    std::cout << fmt::format("Miss-ratio curve: {} requests, {} unique blocks ({})\n",
+                             trace.refs().size(), unique, formatIec(Bytes(unique * kBlockBytes)))
               << formatTable(rows);
     return kExitOk;
 }
@@ -110,7 +110,8 @@ int runCacheSimulate(const CliContext& context, const CacheSimulateRequest& requ
     if (!refs) {
         return reportError(context, refs.error());
     }
-    return request.mrc ? runCurve(context, request, *refs) : runSingle(context, request, *refs);
+    const cachectl::engine::ReplayTrace trace(std::move(*refs));
+    return request.mrc ? runCurve(context, request, trace) : runSingle(context, request, trace);
 }
 
 void addCacheCommands(CLI::App& app, CliContext& context, Commands& commands) {

@@ -45,10 +45,11 @@ std::pair<QString, std::vector<WhatIfPoint>> simulateTrace(const QString& path,
     if (!refs) {
         return {toQString(refs.error().describe()), {}};
     }
+    const ReplayTrace trace(std::move(*refs));
     std::vector<WhatIfPoint> points;
-    for (const auto size : mrcSizes(countUniqueBlocks(*refs), 10)) {
-        auto ours = simulate(*refs, kDefaultPolicy, size);
-        auto lru = simulate(*refs, "lru", size);
+    for (const auto size : mrcSizes(trace.uniqueBlocks(), 10)) {
+        auto ours = simulate(trace, kDefaultPolicy, size);
+        auto lru = simulate(trace, "lru", size);
         if (!ours || !lru) {
             return {toQString((ours ? lru.error() : ours.error()).describe()), {}};
         }

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -98,7 +99,7 @@ int main(int argc, char** argv) {
     std::string worstMetadataRow;
     double oltpMetadata = -1;
     std::string loadedName;
-    std::vector<std::uint64_t> refs;
+    std::optional<ReplayTrace> trace;
     if (rows) {
         fmt::print("{:<16} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}\n", "trace", "size",
                    "LRU", "simLRU", "ARC", "LIRS", "S3FIFO", "Belady", policy);
@@ -111,12 +112,12 @@ int main(int argc, char** argv) {
                 fmt::print(stderr, "{}\n", loaded.error().describe());
                 return 1;
             }
-            refs = std::move(*loaded);
+            trace.emplace(std::move(*loaded));
             loadedName = key.first;
         }
         auto& reference = table[key];
-        auto lru = simulate(refs, "lru", key.second);
-        auto ours = simulate(refs, policy, key.second);
+        auto lru = simulate(*trace, "lru", key.second);
+        auto ours = simulate(*trace, policy, key.second);
         if (!lru || !ours) {
             fmt::print(stderr, "simulation failed\n");
             return 1;
@@ -192,8 +193,8 @@ int main(int argc, char** argv) {
     }
     fmt::print("metadata, largest row: {:.1f} B per cached block ({})\n", worstMetadata,
                worstMetadataRow);
-    for (const auto& [trace, delta] : worstPerTrace) {
-        fmt::print("  {:<16} worst vs best of S3-FIFO/ARC/LIRS: {:+.2f}\n", trace, delta);
+    for (const auto& [name, delta] : worstPerTrace) {
+        fmt::print("  {:<16} worst vs best of S3-FIFO/ARC/LIRS: {:+.2f}\n", name, delta);
     }
     return lruMismatches == 0 ? 0 : 1;
 }

@@ -164,7 +164,7 @@ public:
     // dataFlags bits the policy reads: a pinned node is detached instead of dropped.
     static constexpr std::uint32_t kPinned = 1;
     // Keys are below 2^36 (block numbers of a device up to 256 TiB): the node packs the key with
-    // its links. The engine and the simulator keep to that (CacheEngine::create, simulate()).
+    // its links. The engine and the simulator keep to that (CacheEngine::create, ReplayTrace).
     static constexpr unsigned kKeyBits = 36;
     static constexpr std::uint64_t kMaxKey = (std::uint64_t{1} << kKeyBits) - 1;
     // Data nodes are numbered below this (2^25 - 1: 128 GiB of 4 KiB blocks per clock).

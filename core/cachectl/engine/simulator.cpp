@@ -10,52 +10,37 @@
 
 namespace ssdk::cachectl::engine {
 
-std::uint64_t countUniqueBlocks(std::span<const std::uint64_t> refs) {
-    std::unordered_set<std::uint64_t> seen;
-    seen.reserve(refs.size() / 2);
-    for (const std::uint64_t ref : refs) {
-        seen.insert(ref);
-    }
-    return seen.size();
-}
-
-namespace {
-
-// refs with each block renumbered in order of first reference, for a trace whose block numbers
-// do not all fit a policy's keys (ClockProPolicy::kMaxKey); empty when they do. Only which blocks
-// the default policy's steering samples depends on the numbers.
-std::vector<std::uint64_t> renumberIfLarge(std::span<const std::uint64_t> refs) {
-    std::vector<std::uint64_t> renumbered;
-    if (std::ranges::none_of(refs,
-                             [](std::uint64_t ref) { return ref > ClockProPolicy::kMaxKey; })) {
-        return renumbered;
+ReplayTrace::ReplayTrace(std::vector<std::uint64_t> refs)
+    : m_refs(std::move(refs)) {
+    m_renumbered = std::ranges::any_of(
+        m_refs, [](std::uint64_t ref) { return ref > ClockProPolicy::kMaxKey; });
+    if (!m_renumbered) {
+        std::unordered_set<std::uint64_t> seen;
+        seen.reserve(m_refs.size() / 2);
+        seen.insert(m_refs.begin(), m_refs.end());
+        m_uniqueBlocks = seen.size();
+        return;
     }
     std::unordered_map<std::uint64_t, std::uint64_t> numbers;
-    renumbered.reserve(refs.size());
-    for (const std::uint64_t ref : refs) {
-        renumbered.push_back(numbers.try_emplace(ref, numbers.size()).first->second);
+    numbers.reserve(m_refs.size() / 2);
+    for (std::uint64_t& ref : m_refs) {
+        ref = numbers.try_emplace(ref, numbers.size()).first->second;
     }
-    return renumbered;
+    m_uniqueBlocks = numbers.size();
 }
 
-} // namespace
-
-Expected<SimulationResult> simulate(std::span<const std::uint64_t> refs, std::string_view policy,
+Expected<SimulationResult> simulate(const ReplayTrace& trace, std::string_view policy,
                                     std::uint64_t cacheBlocks) {
-    const std::vector<std::uint64_t> renumbered = renumberIfLarge(refs);
-    if (!renumbered.empty()) {
-        refs = renumbered;
-    }
     auto made = makePolicy(policy, cacheBlocks);
     if (!made) {
         return std::unexpected(made.error());
     }
     SimulationResult result{.policy = std::string((*made)->name()),
                             .cacheBlocks = cacheBlocks,
-                            .requests = refs.size(),
-                            .uniqueBlocks = countUniqueBlocks(refs)};
+                            .requests = trace.refs().size(),
+                            .uniqueBlocks = trace.uniqueBlocks()};
     std::vector<std::uint64_t> evicted;
-    for (const std::uint64_t ref : refs) {
+    for (const std::uint64_t ref : trace.refs()) {
         evicted.clear();
         if ((*made)->access(ref, evicted)) {
             ++result.hits;
@@ -63,6 +48,11 @@ Expected<SimulationResult> simulate(std::span<const std::uint64_t> refs, std::st
     }
     result.metadataBytes = (*made)->metadataBytes();
     return result;
+}
+
+Expected<SimulationResult> simulate(std::span<const std::uint64_t> refs, std::string_view policy,
+                                    std::uint64_t cacheBlocks) {
+    return simulate(ReplayTrace({refs.begin(), refs.end()}), policy, cacheBlocks);
 }
 
 std::vector<std::uint64_t> mrcSizes(std::uint64_t uniqueBlocks, std::size_t points) {

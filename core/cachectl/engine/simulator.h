@@ -25,9 +25,28 @@ struct SimulationResult {
     }
 };
 
-std::uint64_t countUniqueBlocks(std::span<const std::uint64_t> refs);
+// A trace ready to replay, prepared once for any number of simulations (a miss-ratio curve replays
+// it at many sizes): its distinct blocks are counted, and when some block number does not fit a
+// policy's keys (ClockProPolicy::kMaxKey) its blocks are renumbered in order of first reference.
+// Only which blocks the default policy's steering samples depends on the numbers.
+class ReplayTrace {
+public:
+    explicit ReplayTrace(std::vector<std::uint64_t> refs);
+
+    std::span<const std::uint64_t> refs() const { return m_refs; }
+    std::uint64_t uniqueBlocks() const { return m_uniqueBlocks; }
+    bool renumbered() const { return m_renumbered; }
+
+private:
+    std::vector<std::uint64_t> m_refs;
+    std::uint64_t m_uniqueBlocks = 0;
+    bool m_renumbered = false;
+};
 
 // InvalidArgument for an unknown policy or a cache of 0 blocks.
+Expected<SimulationResult> simulate(const ReplayTrace& trace, std::string_view policy,
+                                    std::uint64_t cacheBlocks);
+// Prepares refs (a copy) and replays them once.
 Expected<SimulationResult> simulate(std::span<const std::uint64_t> refs, std::string_view policy,
                                     std::uint64_t cacheBlocks);
 

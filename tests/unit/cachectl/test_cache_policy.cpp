@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <unordered_map>
@@ -71,13 +72,13 @@ TEST_CASE("simulated LRU equals the reference LRU column on every row", "[cachec
     const auto rows = referenceLruRows();
     REQUIRE(rows.size() == 58);
     std::string loaded;
-    std::vector<std::uint64_t> refs;
+    std::optional<ReplayTrace> trace;
     for (const auto& row : rows) {
         if (row.trace != loaded) {
-            refs = loadTrace(row.trace);
+            trace.emplace(loadTrace(row.trace));
             loaded = row.trace;
         }
-        auto result = simulate(refs, "lru", row.cacheBlocks);
+        auto result = simulate(*trace, "lru", row.cacheBlocks);
         REQUIRE(result);
         INFO(row.trace << " " << row.cacheBlocks);
         CHECK(result->requests == row.requests);
@@ -566,10 +567,15 @@ TEST_CASE("block numbers past CLOCK-Pro's keys are renumbered, with the same hit
     for (std::uint64_t& block : dense) {
         block = firstSeen.try_emplace(block, firstSeen.size()).first->second;
     }
+    const ReplayTrace denseTrace(dense);
+    const ReplayTrace largeTrace(large);
+    CHECK_FALSE(denseTrace.renumbered());
+    CHECK(largeTrace.renumbered());
+    CHECK(std::ranges::equal(largeTrace.refs(), dense));
     for (const char* policy : {"lru", "clockpro", "clockpro-steered"}) {
         INFO(policy);
-        auto onDense = simulate(dense, policy, 1000);
-        auto onLarge = simulate(large, policy, 1000);
+        auto onDense = simulate(denseTrace, policy, 1000);
+        auto onLarge = simulate(largeTrace, policy, 1000);
         REQUIRE((onDense && onLarge));
         CHECK(onLarge->hits == onDense->hits);
         CHECK(onLarge->uniqueBlocks == onDense->uniqueBlocks);
