@@ -130,7 +130,7 @@ void addCacheCommands(CLI::App& app, CliContext& context, Commands& commands) {
         ->required();
     simulate
         ->add_option("--format", request->format,
-                     "lis, lirs, cloudphysics-csv, u32be or blocks (see docs/cli.md)")
+                     "lis, lirs, cloudphysics-csv, u32be, blocks or blktrace (see docs/cli.md)")
         ->required();
     simulate->add_option("--cache-blocks", request->cacheBlocks,
                          "Cache size in 4 KiB blocks (with --mrc: the largest size)");

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <QChartView>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineSeries>
 #include <QProgressBar>
@@ -18,6 +19,7 @@
 
 #include "app/widgets/what_if_panel.h"
 #include "tests/gui/gui_support.h"
+#include "tests/support/blktrace_records.h"
 
 using namespace ssdk;
 using namespace ssdk::app;
@@ -110,7 +112,7 @@ std::string contents(const fs::path& file) {
 } // namespace
 
 TEST_CASE("the what-if panel records a workload, saves it and replays it", "[gui][ramcache]") {
-    test::application();
+    app::test::application();
     const fs::path state = fs::temp_directory_path() / ("ssdk-whatif-" + std::to_string(getpid()));
     fs::remove_all(state);
     const QByteArray previous = qgetenv("XDG_STATE_HOME");
@@ -196,4 +198,46 @@ TEST_CASE("the what-if panel records a workload, saves it and replays it", "[gui
         qputenv("XDG_STATE_HOME", previous);
     }
     fs::remove_all(state);
+}
+
+TEST_CASE("the what-if panel replays a blktrace capture, and names the format of a wrong guess",
+          "[gui][ramcache]") {
+    app::test::application();
+    const fs::path capture =
+        fs::temp_directory_path() / ("ssdk-whatif-" + std::to_string(getpid()) + ".blktrace");
+    {
+        // The workload of the recording tests as queued reads of one device.
+        std::ofstream out(capture, std::ios::binary);
+        std::uint64_t time = 0;
+        for (std::uint64_t i = 0; i < 8000; ++i) {
+            const std::uint64_t block = i % 2 == 0 ? (i / 2) % 300 : 1000 + (i / 2) % 40;
+            out << ssdk::test::encodeBlkRecord({.timeNs = ++time,
+                                                .sector = block * 8,
+                                                .bytes = 4096,
+                                                .action = ssdk::test::blk::kQueuedRead});
+        }
+    }
+    WhatIfPanel panel(new FakeRecordCalls);
+    panel.resize(800, 420);
+    panel.show();
+    auto* label = child<QLabel>(panel, "whatIfLabel");
+    auto* format = child<QComboBox>(panel, "traceFormat");
+    auto* curve =
+        qobject_cast<QLineSeries*>(child<QChartView>(panel, "whatIf")->chart()->series().at(0));
+    REQUIRE(curve != nullptr);
+    CHECK(format->findText(QStringLiteral("blktrace")) >= 0);
+
+    QSignalSpy drawn(&panel, &WhatIfPanel::ready);
+    panel.loadTrace(QString::fromStdString(capture.string()), QStringLiteral("blocks"));
+    REQUIRE(drawn.wait(20000));
+    CHECK(label->text().contains(QStringLiteral("read it as format blktrace")));
+    CHECK(curve->count() == 0);
+
+    panel.loadTrace(QString::fromStdString(capture.string()), QStringLiteral("blktrace"));
+    REQUIRE(drawn.wait(20000));
+    INFO(label->text().toStdString());
+    CHECK(label->text().contains(QStringLiteral("LRU")));
+    CHECK(curve->count() >= 5);
+    CHECK(curve->at(curve->count() - 1).y() > curve->at(0).y());
+    fs::remove(capture);
 }

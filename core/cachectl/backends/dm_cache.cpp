@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <sstream>
 
+#include "core/base/bytes.h"
 #include "core/base/log.h"
 
 namespace ssdk::cachectl {
@@ -12,7 +13,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr std::uint64_t kMiB = 1024ULL * 1024ULL;
 constexpr int kCleanPolls = 1200; // × 250 ms = 5 minutes
 
 Expected<std::pair<std::uint64_t, std::uint64_t>> parseFraction(const std::string& text) {
@@ -100,10 +100,11 @@ std::string dmCacheTable(std::uint64_t originSectors, const std::string& meta,
 }
 
 std::uint64_t dmCacheMetadataBytes(std::uint64_t cacheBytes) {
+    constexpr std::uint64_t mib = Bytes::mib(1).value;
     const std::uint64_t blocks = cacheBytes / (kDmCacheBlockSectors * 512);
-    const std::uint64_t bytes = 4 * kMiB + 16 * blocks;
-    const std::uint64_t rounded = (bytes + kMiB - 1) / kMiB * kMiB;
-    return std::max<std::uint64_t>(rounded, 8 * kMiB);
+    const std::uint64_t bytes = 4 * mib + 16 * blocks;
+    const std::uint64_t rounded = (bytes + mib - 1) / mib * mib;
+    return std::max<std::uint64_t>(rounded, 8 * mib);
 }
 
 std::vector<std::string> DmCacheBackend::dmProblems() const {

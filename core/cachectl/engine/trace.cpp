@@ -9,6 +9,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "core/cachectl/engine/blktrace.h"
+
 namespace ssdk::cachectl::engine {
 
 namespace {
@@ -268,7 +270,7 @@ Expected<std::string> unzstd(std::string_view bytes) {
 } // namespace
 
 std::vector<std::string> traceFormatNames() {
-    return {"lis", "lirs", "cloudphysics-csv", "u32be", "blocks"};
+    return {"lis", "lirs", "cloudphysics-csv", "u32be", "blocks", "blktrace"};
 }
 
 Expected<TraceFormat> parseTraceFormat(std::string_view name) {
@@ -287,11 +289,20 @@ Expected<TraceFormat> parseTraceFormat(std::string_view name) {
     if (name == "blocks") {
         return TraceFormat::Blocks;
     }
-    return fail(ErrorCode::InvalidArgument, "unknown trace format '" + std::string(name) +
-                                                "' (lis, lirs, cloudphysics-csv, u32be, blocks)");
+    if (name == "blktrace") {
+        return TraceFormat::Blktrace;
+    }
+    return fail(ErrorCode::InvalidArgument,
+                "unknown trace format '" + std::string(name) +
+                    "' (lis, lirs, cloudphysics-csv, u32be, blocks, blktrace)");
 }
 
 Expected<std::vector<std::uint64_t>> parseTrace(std::string_view bytes, TraceFormat format) {
+    // Text formats only: a u32be trace may begin with any 4 bytes.
+    const bool text = format != TraceFormat::Blktrace && format != TraceFormat::U32be;
+    if (text && looksLikeBlktrace(bytes)) {
+        return fail(ErrorCode::Parse, "this is a blktrace capture: read it as format blktrace");
+    }
     switch (format) {
     case TraceFormat::Lis:
         return parseLis(bytes);
@@ -303,6 +314,8 @@ Expected<std::vector<std::uint64_t>> parseTrace(std::string_view bytes, TraceFor
         return parseU32be(bytes);
     case TraceFormat::Blocks:
         return parseDecimalLines(bytes, true);
+    case TraceFormat::Blktrace:
+        return parseBlktrace(bytes);
     }
     return fail(ErrorCode::Internal, "unhandled trace format");
 }

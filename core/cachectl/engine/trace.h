@@ -10,6 +10,7 @@
 // - blocks:           one decimal block number per line, optionally followed by a block count
 //                     ("start count", what `ssdkeeperctl trace record` and blkparse exports
 //                     reduce to); "#" starts a comment.
+// - blktrace:         blktrace's binary events (blktrace.h): each read or write as queued.
 
 #include <cstdint>
 #include <filesystem>
@@ -21,7 +22,7 @@
 
 namespace ssdk::cachectl::engine {
 
-enum class TraceFormat { Lis, Lirs, CloudPhysicsCsv, U32be, Blocks };
+enum class TraceFormat { Lis, Lirs, CloudPhysicsCsv, U32be, Blocks, Blktrace };
 
 Expected<TraceFormat> parseTraceFormat(std::string_view name);
 std::vector<std::string> traceFormatNames();
