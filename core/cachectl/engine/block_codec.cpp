@@ -8,10 +8,6 @@ namespace ssdk::cachectl::engine {
 
 namespace {
 
-constexpr int kProbeBytes = 1024;
-constexpr int kRestBytes = static_cast<int>(kCodecBlockBytes) - kProbeBytes;
-constexpr std::size_t kHeaderBytes = 2;
-
 const char* asChars(const std::byte* bytes) {
     return reinterpret_cast<const char*>(bytes);
 }
@@ -26,10 +22,9 @@ std::size_t storeRaw(bool& compressed) {
 
 // Looks like random data: 64 bytes sampled from the block's first 256 (every 4th byte) take
 // at least 50 distinct values. Random bytes give about 57 (256 * (1 - (255/256)^64)) and fall
-// below 50 for 0.16% of blocks (below 52: 1.5%, each then paying a 1 KiB LZ4 probe); text,
-// code, tables and zero-filled data give far fewer. Only four cache
-// lines are sampled: on data not yet in the CPU cache, sampling the whole block costs as much
-// as copying it (the LZ4 probe then decides from the first KiB anyway).
+// below 50 for 0.16% of blocks (below 52: 1.5%, each then paying an LZ4 attempt); text, code,
+// tables and zero-filled data give far fewer. Only four cache lines are sampled: on data not
+// yet in the CPU cache, sampling the whole block costs as much as copying it.
 bool looksIncompressible(const std::byte* in) {
     // Marks are plain byte stores (no read-modify-write chain through one bitmap word), then
     // summed eight at a time: each byte lane of the sum stays <= 32, the total <= 64.
@@ -47,44 +42,28 @@ bool looksIncompressible(const std::byte* in) {
     return distinct >= 50;
 }
 
-// One LZ4 stream per thread, initialized once: LZ4_resetStream_fast then starts each block
-// without clearing the 16 KiB hash table (LZ4_compress_default clears it on every call).
-LZ4_stream_t& threadStream() {
-    thread_local LZ4_stream_t stream;
-    thread_local const bool initialized = LZ4_initStream(&stream, sizeof(stream)) != nullptr;
-    (void)initialized;
-    return stream;
+// One LZ4 state per thread (LZ4_compress_fast_extState initializes it on every call, as
+// LZ4_compress_default does with one on its stack).
+LZ4_stream_t& threadState() {
+    thread_local LZ4_stream_t state;
+    return state;
 }
 
 } // namespace
 
 std::size_t encodeBlock(const std::byte* in, std::byte* out, bool& compressed) {
-    static_assert(kCodecMaxEncoded >= kHeaderBytes + LZ4_COMPRESSBOUND(kProbeBytes) +
-                                          LZ4_COMPRESSBOUND(kRestBytes) - 64);
     if (looksIncompressible(in)) {
         return storeRaw(compressed);
     }
-    LZ4_stream_t& stream = threadStream();
-    LZ4_resetStream_fast(&stream);
-    char* const first = asChars(out) + kHeaderBytes;
-    const int firstBytes = LZ4_compress_fast_continue(&stream, asChars(in), first, kProbeBytes,
-                                                      kProbeBytes - kProbeBytes / 8, 1);
-    if (firstBytes <= 0) {
+    // LZ4 gives up (0) as soon as its output would pass the limit.
+    const int bytes = LZ4_compress_fast_extState(&threadState(), asChars(in), asChars(out),
+                                                 static_cast<int>(kCodecBlockBytes),
+                                                 static_cast<int>(kCodecMaxEncoded), 1);
+    if (bytes <= 0) {
         return storeRaw(compressed);
     }
-    const std::size_t used = kHeaderBytes + static_cast<std::size_t>(firstBytes);
-    const int budget = static_cast<int>(kCodecBlockBytes - kCodecBlockBytes / 8 - used);
-    // The rest continues the stream: it may refer back into the first KiB, as whole-block
-    // compression would.
-    const int restBytes = LZ4_compress_fast_continue(&stream, asChars(in) + kProbeBytes,
-                                                     asChars(out) + used, kRestBytes, budget, 1);
-    if (restBytes <= 0) {
-        return storeRaw(compressed);
-    }
-    out[0] = static_cast<std::byte>(firstBytes & 0xff);
-    out[1] = static_cast<std::byte>(firstBytes >> 8);
     compressed = true;
-    return used + static_cast<std::size_t>(restBytes);
+    return static_cast<std::size_t>(bytes);
 }
 
 std::size_t encodeBlock(const std::byte* in, std::byte* out, bool& compressed,
@@ -106,25 +85,12 @@ bool decodeBlock(const std::byte* stored, std::size_t storedBytes, bool compress
         std::memcpy(out, stored, kCodecBlockBytes);
         return true;
     }
-    if (storedBytes < kHeaderBytes) {
+    if (storedBytes == 0 || storedBytes > kCodecMaxEncoded) {
         return false;
     }
-    const auto firstBytes =
-        static_cast<std::size_t>(stored[0]) | (static_cast<std::size_t>(stored[1]) << 8);
-    if (kHeaderBytes + firstBytes > storedBytes) {
-        return false;
-    }
-    const int first = LZ4_decompress_safe(asChars(stored) + kHeaderBytes, asChars(out),
-                                          static_cast<int>(firstBytes), kProbeBytes);
-    const std::size_t restStart = kHeaderBytes + firstBytes;
-    if (first != kProbeBytes) {
-        return false;
-    }
-    // The rest was compressed with the first KiB as its dictionary (it precedes it in out).
-    const int rest = LZ4_decompress_safe_usingDict(
-        asChars(stored) + restStart, asChars(out) + kProbeBytes,
-        static_cast<int>(storedBytes - restStart), kRestBytes, asChars(out), kProbeBytes);
-    return rest == kRestBytes;
+    return LZ4_decompress_safe(asChars(stored), asChars(out), static_cast<int>(storedBytes),
+                               static_cast<int>(kCodecBlockBytes)) ==
+           static_cast<int>(kCodecBlockBytes);
 }
 
 } // namespace ssdk::cachectl::engine

@@ -14,8 +14,8 @@
 // - flush() returns once every block dirty when it was called is on the backing store and the
 //   backing store was flushed. A FUA write is on the backing store (with FUA) before it returns.
 // - discard() drops the range from the cache (dirty data too) and passes it down.
-// - Optional LZ4 per block; a block that does not shrink by 1/8 (decided early from its first
-//   KiB) is stored raw.
+// - Optional LZ4 per block; a block that does not shrink by 1/8 is stored raw (random-looking
+//   data without running LZ4: block_codec.h).
 // - Sharded: blocks map to shards in 64 KiB groups; each shard has its own lock and clock, which
 //   is also its block table (a block's data sits at its node's number), so a hit makes one
 //   index look-up and touches one 16-byte node. A 4 KiB hit that changes nothing in the clock

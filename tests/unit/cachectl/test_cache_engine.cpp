@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <cstring>
+#include <lz4.h>
 #include <mutex>
 #include <numeric>
 #include <random>
@@ -767,11 +768,19 @@ TEST_CASE("the block codec round-trips and stores incompressible blocks raw",
     }
     CHECK(encodeBlock(noise.data(), encoded.data(), compressed) == 4096);
     CHECK_FALSE(compressed);
-    // A corrupt stored form is refused, not decoded into garbage.
-    encodeBlock(text.data(), encoded.data(), compressed);
+    // The stored form is what LZ4_compress_default makes of the block.
+    std::array<char, LZ4_COMPRESSBOUND(4096)> reference;
+    const int referenceSize =
+        LZ4_compress_default(reinterpret_cast<const char*>(text.data()), reference.data(), 4096,
+                             static_cast<int>(reference.size()));
+    REQUIRE(static_cast<std::size_t>(referenceSize) == size);
+    CHECK(std::memcmp(reference.data(), encoded.data(), size) == 0);
+    // A corrupt or cut stored form is refused, not decoded into garbage.
+    CHECK_FALSE(decodeBlock(encoded.data(), size - 1, true, decoded.data()));
     encoded[0] = std::byte{0xff};
-    encoded[1] = std::byte{0x0f};
+    encoded[1] = std::byte{0xff};
     CHECK_FALSE(decodeBlock(encoded.data(), size, true, decoded.data()));
+    CHECK_FALSE(decodeBlock(encoded.data(), 0, true, decoded.data()));
 }
 
 TEST_CASE("a run of incompressible blocks skips most checks and ends at compressible data",
