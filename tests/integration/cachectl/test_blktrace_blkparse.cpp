@@ -13,28 +13,18 @@
 #include <fstream>
 #include <random>
 #include <sstream>
-#include <unistd.h>
 
 #include "core/base/system_process_runner.h"
 #include "core/cachectl/engine/blktrace.h"
 #include "tests/support/blktrace_records.h"
 #include "tests/support/run_tool.h"
+#include "tests/support/temp_dir.h"
 
 using namespace ssdk;
 using namespace ssdk::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-    TempDir() {
-        char pattern[] = "/tmp/ssdk-blktrace-XXXXXX";
-        REQUIRE(::mkdtemp(pattern) != nullptr);
-        path = pattern;
-    }
-    ~TempDir() { fs::remove_all(path); }
-    fs::path path;
-};
 
 void writeFile(const fs::path& file, const std::string& bytes) {
     std::ofstream out(file, std::ios::binary);
@@ -138,7 +128,7 @@ TEST_CASE("blkparse and the simulator agree on a blktrace stream's queued I/O",
 
 TEST_CASE("per-CPU blktrace files replay in blkparse's time order, merged or not",
           "[cachectl][trace][blkparse]") {
-    TempDir dir;
+    const TempDir dir("ssdk-blktrace");
     std::mt19937_64 random(12);
     std::vector<std::string> perCpu;
     for (std::uint32_t cpu = 0; cpu < 2; ++cpu) {

@@ -10,23 +10,15 @@
 #include "core/cachectl/nbd/socket_io.h"
 #include "daemon/control_server.h"
 #include "daemon/daemon.h"
+#include "tests/support/temp_dir.h"
 
 #include "nbd_test_client.h"
 
 using namespace ssdk;
 using namespace ssdk::daemon;
+using ssdk::test::TempDir;
 
 namespace {
-
-struct TempDir {
-    TempDir() {
-        char pattern[] = "/tmp/ssdk-daemon-unit-XXXXXX";
-        REQUIRE(::mkdtemp(pattern) != nullptr);
-        path = pattern;
-    }
-    ~TempDir() { std::filesystem::remove_all(path); }
-    std::filesystem::path path;
-};
 
 DaemonConfig configIn(const TempDir& dir, std::uint64_t size = 1 << 20) {
     const auto backing = dir.path / "disk.img";
@@ -79,7 +71,7 @@ TEST_CASE("a configuration needs exports with unique names and a socket") {
 }
 
 TEST_CASE("a missing backing file is a clear error") {
-    TempDir dir;
+    const TempDir dir("ssdk-daemon-unit");
     auto config = configIn(dir);
     config.exports[0].backing = dir.path / "absent.img";
     auto daemon = Daemon::create(config);
@@ -88,7 +80,7 @@ TEST_CASE("a missing backing file is a clear error") {
 }
 
 TEST_CASE("an empty backing file is refused, with or without a cache") {
-    TempDir dir;
+    const TempDir dir("ssdk-daemon-unit");
     auto config = configIn(dir, 0);
     auto daemon = Daemon::create(config);
     REQUIRE_FALSE(daemon);
@@ -99,7 +91,7 @@ TEST_CASE("an empty backing file is refused, with or without a cache") {
 }
 
 TEST_CASE("control: status and stats describe the exports") {
-    TempDir dir;
+    const TempDir dir("ssdk-daemon-unit");
     auto daemon = Daemon::create(configIn(dir));
     REQUIRE(daemon);
     auto status = (*daemon)->handleControl(Json{{"cmd", "status"}});
@@ -116,7 +108,7 @@ TEST_CASE("control: status and stats describe the exports") {
 }
 
 TEST_CASE("control: flush, mode and their errors") {
-    TempDir dir;
+    const TempDir dir("ssdk-daemon-unit");
     auto daemon = Daemon::create(configIn(dir));
     REQUIRE(daemon);
     auto flushed = (*daemon)->handleControl(Json{{"cmd", "flush"}});
@@ -141,7 +133,7 @@ TEST_CASE("control: flush, mode and their errors") {
 }
 
 TEST_CASE("control: resize grows the file, shrinking needs allow_shrink") {
-    TempDir dir;
+    const TempDir dir("ssdk-daemon-unit");
     auto config = configIn(dir);
     auto daemon = Daemon::create(config);
     REQUIRE(daemon);
@@ -165,7 +157,7 @@ TEST_CASE("control: resize grows the file, shrinking needs allow_shrink") {
 }
 
 TEST_CASE("the control socket answers JSON lines, bad lines included") {
-    TempDir dir;
+    const TempDir dir("ssdk-daemon-unit");
     auto config = configIn(dir);
     auto daemon = Daemon::create(config);
     REQUIRE(daemon);
@@ -198,7 +190,7 @@ TEST_CASE("the control socket answers JSON lines, bad lines included") {
 }
 
 TEST_CASE("shutdown flushes data written over NBD into the backing file") {
-    TempDir dir;
+    const TempDir dir("ssdk-daemon-unit");
     auto config = configIn(dir);
     auto daemon = Daemon::create(config);
     REQUIRE(daemon);
@@ -232,7 +224,7 @@ std::vector<std::byte> fileRange(const std::filesystem::path& path, std::uint64_
 } // namespace
 
 TEST_CASE("with --cache-size the export serves a write-back cache: data, stats, mode, flush") {
-    TempDir dir;
+    const TempDir dir("ssdk-daemon-unit");
     auto config = configIn(dir, 4 << 20);
     config.cache.cacheBytes = 1 << 20;
     config.cache.mode = cachectl::engine::WriteMode::WriteBack;
@@ -327,7 +319,7 @@ TEST_CASE("with --cache-size the export serves a write-back cache: data, stats, 
 }
 
 TEST_CASE("a pass-through export has no cache to switch or resize") {
-    TempDir dir;
+    const TempDir dir("ssdk-daemon-unit");
     auto daemon = Daemon::create(configIn(dir));
     REQUIRE(daemon);
     CHECK((*daemon)->handleControl(Json{{"cmd", "stats"}})["exports"][0]["cache"].is_null());
@@ -340,7 +332,7 @@ TEST_CASE("a pass-through export has no cache to switch or resize") {
 }
 
 TEST_CASE("cache options are validated") {
-    TempDir dir;
+    const TempDir dir("ssdk-daemon-unit");
     auto config = configIn(dir);
     config.cache.dirtyLow = 0.6;
     CHECK_FALSE(validate(config));
