@@ -34,9 +34,18 @@ out=$(lab_run '
         wait $tracer
         tracer=
     }
+    # replay FILE: [replay, requests, hits, unique blocks, error]; anything else also shows the
+    # whole output of ssdkeeperctl and the start of FILE.
     replay() {
-        '"'$ctl'"' --json cache simulate --trace "$1" --format blktrace --cache-blocks 16 \
-            --policy lru | jq -c "[\"replay\", .requests, .hits, .unique_blocks]"
+        result=$('"'$ctl'"' --json cache simulate --trace "$1" --format blktrace \
+            --cache-blocks 16 --policy lru 2>&1) || true
+        line=$(echo "$result" | jq -c "[\"replay\", .requests, .hits, .unique_blocks, .error]" \
+            2>&1) || true
+        echo "$line"
+        if [ "$line" != "[\"replay\",10,3,7,null]" ]; then
+            echo "ssdkeeperctl said: $result"
+            [ "$1" = - ] || { ls -l "$1"; od -A d -t x1 "$1" | head -8; }
+        fi
     }
     traced -o - >"$work/stream.bin"
     replay "$work/stream.bin"
@@ -47,6 +56,6 @@ out=$(lab_run '
     blkparse -i "$work/trace/cap" -d "$work/merged.bin" -O
     replay "$work/merged.bin"
 ') || fail "capture or replay failed: $out"
-# [replay, requests, hits, unique blocks] of each replay
-[ "$(grep -c '^\["replay",10,3,7\]$' <<<"$out")" = 3 ] ||
+# [replay, requests, hits, unique blocks, error] of each replay
+[ "$(grep -c '^\["replay",10,3,7,null\]$' <<<"$out")" = 3 ] ||
     fail "expected all three replays to show 10 requests, 3 hits, 7 blocks: $out"
