@@ -239,5 +239,7 @@ TEST_CASE("the what-if panel replays a blktrace capture, and names the format of
     CHECK(label->text().contains(QStringLiteral("LRU")));
     CHECK(curve->count() >= 5);
     CHECK(curve->at(curve->count() - 1).y() > curve->at(0).y());
+    format->setCurrentText(QStringLiteral("blktrace")); // as a user who opened it would have it
+    app::test::screenshot(panel, "ram-cache-blktrace.png");
     fs::remove(capture);
 }
