@@ -105,23 +105,26 @@ StoredForm storedForm(const std::byte* block, bool compression,
 
 // A shard's blocks live in its clock (policies.h): a cached block is a data node of the clock,
 // and its data is at the node's number: in the frame arena when stored raw, in a buffer of its
-// own (`encoded`) when compressed. The node's engine flags say whether the data is dirty; a
-// dirty block the clock evicts stays as a detached node until written back.
+// own (`encoded`) when compressed. The node's engine flags say whether the data is dirty and
+// whether it is compressed; a dirty block the clock evicts stays as a detached node until
+// written back.
 struct alignas(64) CacheEngine::Shard {
     // Node flags of the engine. kDirty is the clock's kPinned: dirty data outlives eviction.
     static constexpr std::uint32_t kDirty = ClockProPolicy::kPinned;
     // Set when write-back copies the block and cleared by every write to it, so write-back
     // knows whether what it wrote is still the block's content.
     static constexpr std::uint32_t kWriting = 2;
+    // The node's data is compressed, in encoded[node]; else raw, in its frame. A flag of the
+    // node, whose cache line a look-up has loaded: a cache storing incompressible data never
+    // reads `encoded` (the clock clears the flags of the nodes it drops, so dropData asks
+    // `encoded` itself).
+    static constexpr std::uint32_t kCompressed = 4;
 
-    // What a compressing cache stores of a node (block_codec.h): the compressed data, or
-    // none when the block is stored raw in its frame.
+    // What a compressing cache stores of a compressed node (block_codec.h); empty for a node
+    // stored raw.
     struct Stored {
         std::unique_ptr<std::byte[]> data;
         std::uint16_t bytes = 0;
-        // The node's frame was written (its pages are committed): given back to the kernel
-        // when the node next holds compressed data, so RAM holds one copy.
-        bool frameUsed = false;
     };
     static_assert(sizeof(Stored) <= kCompressedHandleBudget);
 
@@ -133,6 +136,9 @@ struct alignas(64) CacheEngine::Shard {
     bool compression = false;
     FrameArena frames{kBlock};   // raw data, by node
     std::vector<Stored> encoded; // with compression, by node
+    // With compression, a bit per node: its frame was written (its pages are committed), and is
+    // given back to the kernel when the node next holds compressed data, so RAM holds one copy.
+    std::vector<std::uint64_t> framesUsed;
     // Blocks a write-through write is writing to the backing store now: other writes to them
     // wait, reads do not cache them.
     std::unordered_set<std::uint64_t> inFlight;
@@ -150,16 +156,23 @@ struct alignas(64) CacheEngine::Shard {
 
     ClockProPolicy& clock() { return policy->clock(); }
 
-    std::size_t storedBytes(std::uint32_t node) const {
-        return compression ? encoded[node].bytes : kBlock;
+    bool holdsCompressed(std::uint32_t node) {
+        return (clock().dataFlags(node) & kCompressed) != 0;
+    }
+
+    // RAM node's data takes. Not for a node the clock dropped (dropData).
+    std::size_t storedBytes(std::uint32_t node) {
+        return compression && holdsCompressed(node) ? encoded[node].bytes : kBlock;
     }
 
     void dropData(std::uint32_t node) {
-        physicalBytes -= storedBytes(node);
-        if (compression) {
-            encoded[node].data.reset();
-            encoded[node].bytes = 0;
+        if (!compression || encoded[node].data == nullptr) {
+            physicalBytes -= kBlock;
+            return;
         }
+        physicalBytes -= encoded[node].bytes;
+        encoded[node].data.reset();
+        encoded[node].bytes = 0;
     }
 
     // Drops what the clock dropped to make room. Call with mutex held.
@@ -185,6 +198,7 @@ struct alignas(64) CacheEngine::Shard {
         frames.reserve(nodes);
         if (compression && encoded.size() < nodes) {
             encoded.resize(nodes);
+            framesUsed.resize((nodes + 63) / 64);
         }
     }
 
@@ -206,27 +220,34 @@ struct alignas(64) CacheEngine::Shard {
             frames.copyIn(node, form.data);
             return;
         }
-        Stored& stored = encoded[node];
+        const std::uint32_t flags = clock().dataFlags(node);
+        std::uint64_t& usedWord = framesUsed[node / 64];
+        const std::uint64_t usedBit = std::uint64_t{1} << (node % 64);
         if (!form.compressed) {
-            stored.data.reset();
-            stored.frameUsed = true;
+            if ((flags & kCompressed) != 0) {
+                encoded[node] = Stored{};
+                clock().setDataFlags(node, flags & ~kCompressed);
+            }
+            usedWord |= usedBit;
             frames.copyIn(node, form.data);
-        } else {
-            if (stored.frameUsed) {
-                frames.discard(node);
-                stored.frameUsed = false;
-            }
-            if (stored.data == nullptr || stored.bytes != form.bytes) {
-                stored.data = std::make_unique_for_overwrite<std::byte[]>(form.bytes);
-            }
-            std::memcpy(stored.data.get(), form.data, form.bytes);
+            return;
         }
+        if ((usedWord & usedBit) != 0) {
+            frames.discard(node);
+            usedWord &= ~usedBit;
+        }
+        Stored& stored = encoded[node];
+        if (stored.data == nullptr || stored.bytes != form.bytes) {
+            stored.data = std::make_unique_for_overwrite<std::byte[]>(form.bytes);
+        }
+        std::memcpy(stored.data.get(), form.data, form.bytes);
         stored.bytes = static_cast<std::uint16_t>(form.bytes);
+        clock().setDataFlags(node, flags | kCompressed);
     }
 
     // Decodes node's data into out (4 KiB); false when it fails to decode.
-    bool load(std::uint32_t node, std::byte* out) const {
-        if (!compression || encoded[node].data == nullptr) {
+    bool load(std::uint32_t node, std::byte* out) {
+        if (!compression || !holdsCompressed(node)) {
             frames.copyOut(node, out);
             return true;
         }
@@ -245,8 +266,9 @@ struct alignas(64) CacheEngine::Shard {
         }
         ClockProPolicy& table = clock();
         const std::size_t capacity = table.capacity();
-        const std::uint64_t used =
-            physicalBytes + table.metadataBytes() + encoded.capacity() * sizeof(Stored);
+        const std::uint64_t used = physicalBytes + table.metadataBytes() +
+                                   encoded.capacity() * sizeof(Stored) +
+                                   framesUsed.capacity() * sizeof(std::uint64_t);
         const std::size_t step = std::max<std::size_t>(1, capacity / 64);
         std::size_t next = capacity;
         if (used > budgetBytes && capacity > minBlocks) {
@@ -1069,9 +1091,9 @@ CacheStats CacheEngine::stats() const {
         stats.cachedBlocks += shard->clock().dataBlocks();
         stats.capacityBlocks += shard->clock().capacity();
         stats.physicalBytes += shard->physicalBytes;
-        stats.metadataBytes += shard->policy->metadataBytes() +
-                               shard->encoded.capacity() * sizeof(Shard::Stored) +
-                               shard->inFlight.size() * 32;
+        stats.metadataBytes +=
+            shard->policy->metadataBytes() + shard->encoded.capacity() * sizeof(Shard::Stored) +
+            shard->framesUsed.capacity() * sizeof(std::uint64_t) + shard->inFlight.size() * 32;
     }
     for (const auto& stripe : m_lockFreeHits) {
         stats.lockFreeHits += stripe.value.load(std::memory_order_relaxed);

@@ -282,6 +282,14 @@ TEST_CASE("the engine reads back the last written data (differential, one thread
             if (compression) {
                 CHECK(stats.compressionRatio() > 1.0);
             }
+            // The RAM the data takes is counted exactly through every change of a block's
+            // stored form (raw, compressed, evicted, discarded): none is left once nothing is.
+            CHECK(stats.physicalBytes <= stats.logicalBytes);
+            REQUIRE((*engine)->flush());
+            REQUIRE((*engine)->discard(0, backing.size()));
+            const auto emptied = (*engine)->stats();
+            CHECK(emptied.cachedBlocks == 0);
+            CHECK(emptied.physicalBytes == 0);
         }
     }
 }
