@@ -396,11 +396,16 @@ CacheEngine::CacheEngine(BlockStore& backing, CacheConfig config, std::uint64_t 
     setCapacity(m_config.ramBytes, perShard * m_config.shards);
     m_shardMask = m_config.shards - 1;
     auto clocks = makeShardClocks(m_config.policy, m_config.shards, perShard);
+    // Room for each shard's blocks and as many more (dirty blocks kept after eviction, a
+    // compressing cache's blocks when they compress well) before a shard needs frames of its own.
+    m_frameSpace = std::make_unique<FrameSpace>(m_config.shards, 2 * perShard, kBlock);
+    adviseHugePages(perShard);
     for (auto& clock : *clocks) { // create() checked the name
         auto shard = std::make_unique<Shard>();
         shard->policy = std::move(clock);
         shard->clock().setBeforeMove([raw = shard.get()] { raw->waitForReaders(); });
         shard->compression = m_config.compression;
+        shard->frames.attach(*m_frameSpace, m_shards.size());
         shard->reserveData();
         m_shards.push_back(std::move(shard));
     }
@@ -408,6 +413,14 @@ CacheEngine::CacheEngine(BlockStore& backing, CacheConfig config, std::uint64_t 
     // The writer runs in both modes: the mode can change at run time (setWriteMode), and it
     // only wakes up for dirty data or once per interval.
     m_writer = std::thread([this] { writerLoop(); });
+}
+
+// Huge pages back the frames a full cache uses, where whole huge pages fit: on a cache larger than
+// the TLB's reach, a hit otherwise misses the TLB on nearly every frame it copies. Not with
+// compression: a compressing cache gives back the frame of each block it stores compressed, so
+// its frames in use are scattered, and a huge page would commit 2 MiB for a few of them.
+void CacheEngine::adviseHugePages(std::uint64_t perShard) {
+    m_frameSpace->adviseHugePages(m_config.compression ? 0 : perShard);
 }
 
 void CacheEngine::setCapacity(std::uint64_t ramBytes, std::uint64_t capacityBlocks) {
@@ -459,6 +472,7 @@ Expected<void> CacheEngine::resize(std::uint64_t ramBytes) {
         shard->policy->resize(perShard, *steering, shard->evicted);
         shard->dropEvicted();
     }
+    adviseHugePages(perShard);
     setShardBudgets(ramBytes, perShard);
     setCapacity(ramBytes, perShard * m_config.shards);
     return {};
@@ -516,7 +530,8 @@ bool CacheEngine::readLockFree(Shard& shard, std::uint64_t block, std::byte* out
     slot.enter(&shard);
     bool hit = false;
     if (const std::uint32_t version = shard.mutex.readBegin(); (version & 1U) == 0) {
-        const std::uint32_t node = shard.policy->findSaturatedRacy(block);
+        const std::uint32_t node = shard.policy->findSaturatedRacy(
+            block, [&](std::uint32_t candidate) { shard.frames.prefetchRacy(candidate); });
         if (node != ClockProPolicy::kNone && node < shard.frames.frames()) {
             shard.frames.copyOutRacy(node, out);
             hit = shard.mutex.readValidate(version);

@@ -40,6 +40,8 @@
 
 namespace ssdk::cachectl::engine {
 
+class FrameSpace;
+
 enum class WriteMode { WriteThrough, WriteBack };
 
 struct CacheConfig {
@@ -158,6 +160,7 @@ private:
     // Capacity and dirty watermarks (blocks) from a RAM budget.
     void setCapacity(std::uint64_t ramBytes, std::uint64_t capacityBlocks);
     void setShardBudgets(std::uint64_t ramBytes, std::size_t perShard);
+    void adviseHugePages(std::uint64_t perShard);
 
     BlockStore& m_backing;
     CacheConfig m_config;
@@ -171,6 +174,9 @@ private:
     std::atomic<std::uint64_t> m_dirtyHigh{0};
     std::atomic<std::uint64_t> m_dirtyLow{0};
     std::atomic<std::uint64_t> m_dirtyLimit{0};
+    // The shards' first frames, interleaved (frame_arena.h). Declared before the shards, which
+    // address it, so that it outlives them.
+    std::unique_ptr<FrameSpace> m_frameSpace;
     std::vector<std::unique_ptr<Shard>> m_shards;
     std::uint64_t m_shardMask;
     std::unique_ptr<SequentialDetector> m_detector;
