@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <iterator>
 #include <type_traits>
 
 #include "core/cachectl/engine/policies.h"
@@ -492,6 +493,58 @@ void ClockProPolicy::setCapacity(std::size_t capacity, std::vector<std::uint64_t
     nextHandCold();
     makeRoom(0, evicted);
     nextHandHot();
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> ClockProPolicy::compact(std::size_t limit) {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> moves;
+    if (m_data.size() <= limit || limit < m_dataCount) {
+        return moves;
+    }
+    m_dropped.clear();
+    std::vector<std::uint32_t> free;
+    for (std::uint32_t id = 0; id < limit; ++id) {
+        if (m_data[id].status == kFree) {
+            free.push_back(id);
+        }
+    }
+    auto unused = free.begin();
+    for (auto from = static_cast<std::uint32_t>(limit); from < m_data.size(); ++from) {
+        if (m_data[from].status == kFree) {
+            continue;
+        }
+        const std::uint32_t to = *unused++;
+        Node& n = m_data[to];
+        n = m_data[from];
+        if (n.newer == from) { // alone in the list
+            n.newer = to & kNil;
+            n.older = to & kNil;
+        } else if (n.newer != kNil) {
+            node(static_cast<std::uint32_t>(n.newer)).older = to & kNil;
+            node(static_cast<std::uint32_t>(n.older)).newer = to & kNil;
+        }
+        for (std::uint32_t* at : {&m_head, &m_handHot, &m_handCold}) {
+            if (*at == from) {
+                *at = to;
+            }
+        }
+        m_index.erase(n.key, from, keys());
+        m_index.insert(n.key, to, keys());
+        moves.emplace_back(from, to);
+    }
+    if (m_beforeMove) {
+        m_beforeMove();
+    }
+    m_data.resize(limit);
+    m_data.shrink_to_fit();
+    __atomic_store_n(&m_racyNodes, m_data.data(), __ATOMIC_RELAXED);
+    __atomic_store_n(&m_racyNodeCount, m_data.size(), __ATOMIC_RELEASE);
+    // The free list from the lowest number up.
+    m_free = kNil;
+    for (auto id = free.rbegin(); id != std::make_reverse_iterator(unused); ++id) {
+        m_data[*id].older = m_free & kNil;
+        m_free = *id;
+    }
+    return moves;
 }
 
 std::size_t ClockProPolicy::metadataBytes() const {

@@ -81,6 +81,15 @@ public:
         return huge;
     }
 
+    // Gives back the pages of every shard's frames from `frame` on (their contents become
+    // zeroes).
+    void discardFrom(std::size_t frame) {
+        if (m_base != nullptr && frame < m_framesPerShard) {
+            const std::size_t kept = frame * m_shards * m_frameBytes;
+            ::madvise(m_base + kept, m_bytes - kept, MADV_DONTNEED);
+        }
+    }
+
     // Frame 0 of shard `shard`; its frame n is n * stride() further.
     std::byte* shardBase(std::size_t shard) const {
         return m_base == nullptr ? nullptr : m_base + shard * m_frameBytes;
@@ -187,6 +196,14 @@ public:
     // Gives the frame's pages back to the kernel (its contents become zeroes).
     void discard(std::uint32_t index) {
         ::madvise(frame(index), m_frameBytes, MADV_DONTNEED);
+    }
+    // The same for the frames of its own from `index` on (the FrameSpace gives back the others).
+    void discardOwnFrom(std::size_t index) {
+        const std::size_t first = std::max(index, m_sharedFrames) - m_sharedFrames;
+        if (first < m_frames) {
+            ::madvise(m_base + first * m_frameBytes, (m_frames - first) * m_frameBytes,
+                      MADV_DONTNEED);
+        }
     }
 
 private:

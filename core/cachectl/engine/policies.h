@@ -275,6 +275,11 @@ public:
     // Changes the capacity in place: a smaller one evicts at once (droppedData() lists the data
     // dropped; pinned nodes are detached).
     void setCapacity(std::size_t capacity, std::vector<std::uint64_t>& evicted);
+    // Renumbers the data nodes below `limit` (at least dataBlocks()): each node numbered from
+    // limit up moves to a free number below it, and the node array ends at limit, so that the
+    // engine can give back the data beyond (a cache resized smaller). Returns the moves (from,
+    // to); the engine moves the nodes' data. Lock-free readers must be out (setBeforeMove).
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> compact(std::size_t limit);
 
 private:
     // A node is 16 bytes: the key, the links, the status and reference count, the engine's

@@ -339,6 +339,84 @@ TEST_CASE("the clock as a block table keeps every data node exact through pinnin
     CHECK(clock.nonResidentBlocks() > 0);
 }
 
+TEST_CASE("compacting the clock renumbers its data nodes and changes nothing else",
+          "[cachectl][policy]") {
+    // Two clocks see the same references, pins and removals; one is compacted after each
+    // resize (the engine's resize, which then gives back the frames beyond). Their hits,
+    // evictions and contents stay the same, and the compacted one's nodes end at the limit.
+    ClockProPolicy plain(512);
+    ClockProPolicy compacted(512);
+    std::vector<std::uint64_t> evictedPlain;
+    std::vector<std::uint64_t> evictedCompacted;
+    std::mt19937_64 random(11);
+    std::size_t moved = 0;
+    const auto sameContents = [&] {
+        REQUIRE(plain.dataBlocks() == compacted.dataBlocks());
+        plain.forEachData([&](std::uint64_t key, std::uint32_t node) {
+            const std::uint32_t other = compacted.findData(key);
+            REQUIRE(other != ClockProPolicy::kNone);
+            REQUIRE(compacted.keyOf(other) == key);
+            REQUIRE(compacted.dataFlags(other) == plain.dataFlags(node));
+            REQUIRE(compacted.detached(other) == plain.detached(node));
+        });
+    };
+    for (int step = 1; step <= 40000; ++step) {
+        const std::uint64_t draw = random() % 10;
+        const std::uint64_t key = draw < 5   ? random() % 300
+                                  : draw < 8 ? 1000 + static_cast<std::uint64_t>(step) % 700
+                                             : 5000 + random() % 100000;
+        evictedPlain.clear();
+        evictedCompacted.clear();
+        const auto a = plain.reference(key, evictedPlain);
+        const auto b = compacted.reference(key, evictedCompacted);
+        REQUIRE(a.hit == b.hit);
+        REQUIRE(evictedPlain == evictedCompacted);
+        if (random() % 8 == 0) { // dirty: detached instead of dropped when evicted
+            plain.setDataFlags(a.node, ClockProPolicy::kPinned);
+            compacted.setDataFlags(b.node, ClockProPolicy::kPinned);
+        }
+        if (step % 13 == 0) { // write-back: clean blocks, and detached ones go
+            std::vector<std::uint64_t> written;
+            plain.forEachData([&](std::uint64_t dataKey, std::uint32_t) {
+                if (random() % 3 == 0) {
+                    written.push_back(dataKey);
+                }
+            });
+            for (const std::uint64_t dataKey : written) {
+                for (ClockProPolicy* clock : {&plain, &compacted}) {
+                    const std::uint32_t node = clock->findData(dataKey);
+                    clock->setDataFlags(node, 0);
+                    if (clock->detached(node)) {
+                        clock->remove(node);
+                    }
+                }
+            }
+        }
+        if (step % 5000 == 0) {
+            const std::size_t capacity = step % 10000 == 0 ? 600 : 96;
+            for (ClockProPolicy* clock : {&plain, &compacted}) {
+                std::vector<std::uint64_t> evicted;
+                clock->setCapacity(capacity, evicted);
+            }
+            const std::size_t limit = std::max(compacted.capacity(), compacted.dataBlocks());
+            const bool larger = compacted.dataNodes() > limit;
+            const auto moves = compacted.compact(limit);
+            moved += moves.size();
+            for (const auto& [from, to] : moves) {
+                REQUIRE(from >= limit);
+                REQUIRE(to < limit);
+            }
+            if (larger) {
+                REQUIRE(compacted.dataNodes() == limit);
+            }
+            sameContents();
+        }
+    }
+    sameContents();
+    CHECK(moved > 0);
+    CHECK(plain.nonResidentBlocks() == compacted.nonResidentBlocks());
+}
+
 TEST_CASE("a small clock whose detached blocks leave only hot ones resident still makes room",
           "[cachectl][policy]") {
     // Detached (dirty, evicted) blocks count against the capacity. With most blocks pinned and
