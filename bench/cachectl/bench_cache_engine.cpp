@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "core/base/page_buffer.h"
 #include "core/cachectl/block_store.h"
 #include "core/cachectl/engine/block_codec.h"
 #include "core/cachectl/engine/cache_engine.h"
@@ -36,41 +37,15 @@
 using namespace ssdk::cachectl;
 using namespace ssdk::cachectl::engine;
 using Clock = std::chrono::steady_clock;
+// Destinations and the memcpy pool are page-aligned, as the engine's frames and real I/O buffers
+// (the NBD server's, O_DIRECT's) are: with malloc's 16 bytes the engine against the pool ran
+// 0.58x or 0.75x depending on where malloc put them (docs/daemon.md, "Copies between aligned
+// buffers").
+using ssdk::PageBuffer;
 
 namespace {
 
 constexpr std::size_t kBlock = 4096;
-
-// A page-aligned buffer. The engine's frames are page-aligned, and so are the buffers block I/O
-// reads into (the NBD server's, O_DIRECT's): the destinations and the memcpy pool here are too.
-// With malloc's 16-byte alignment, `rep movsb` (the C library's copy of 4 KiB here) ran 10-20 %
-// slower whenever source and destination were not aligned alike, and the result depended on
-// where malloc put the buffers: the engine against the pool 0.58x with one placement and 0.75x
-// with another (docs/daemon.md, "Copies between aligned buffers").
-class PageBuffer {
-public:
-    explicit PageBuffer(std::size_t bytes)
-        : m_bytes(bytes)
-        , m_data(static_cast<std::byte*>(
-              std::aligned_alloc(kBlock, (bytes + kBlock - 1) / kBlock * kBlock))) {
-        if (m_data == nullptr) {
-            throw std::bad_alloc();
-        }
-        std::memset(m_data, 0, bytes);
-    }
-    ~PageBuffer() { std::free(m_data); }
-    PageBuffer(const PageBuffer&) = delete;
-    PageBuffer& operator=(const PageBuffer&) = delete;
-
-    std::byte* data() { return m_data; }
-    std::size_t size() const { return m_bytes; }
-    operator std::span<std::byte>() { return {m_data, m_bytes}; }
-    operator std::span<const std::byte>() const { return {m_data, m_bytes}; }
-
-private:
-    std::size_t m_bytes;
-    std::byte* m_data;
-};
 
 double secondsSince(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/base/page_buffer.h"
 #include "core/base/unique_fd.h"
 #include "core/cachectl/nbd/export.h"
 #include "core/cachectl/nbd/handshake.h"
@@ -76,7 +77,7 @@ private:
     void acceptLoop(int listenFd);
     void transmit(Connection& connection);
     void execute(Connection& connection, BlockStore& store, const Request& request,
-                 std::span<const std::byte> payload, std::vector<std::byte>& readBuffer);
+                 std::span<const std::byte> payload, PageBuffer& readBuffer);
     void reply(Connection& connection, std::uint64_t cookie, WireError error,
                std::span<const std::byte> data);
     void reapFinishedThreads();
