@@ -608,8 +608,7 @@ bool CacheEngine::readLockFree(Shard& shard, std::uint64_t block, std::byte* out
     slot.enter(&shard);
     bool hit = false;
     if (const std::uint32_t version = shard.mutex.readBegin(); (version & 1U) == 0) {
-        const std::uint32_t node = shard.policy->findSaturatedRacy(
-            block, [&](std::uint32_t candidate) { shard.frames.prefetchRacy(candidate); });
+        const std::uint32_t node = shard.policy->findSaturatedRacy(block);
         if (node != ClockProPolicy::kNone && node < shard.frames.frames()) {
             shard.frames.copyOutRacy(node, out);
             hit = shard.mutex.readValidate(version);

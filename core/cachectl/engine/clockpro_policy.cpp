@@ -446,6 +446,19 @@ ClockProPolicy::Reference ClockProPolicy::reference(std::uint64_t key,
     return {false, id};
 }
 
+std::uint32_t ClockProPolicy::findSaturatedRacy(std::uint64_t key) const {
+    const std::size_t count = __atomic_load_n(&m_racyNodeCount, __ATOMIC_ACQUIRE);
+    const Node* nodes = __atomic_load_n(&m_racyNodes, __ATOMIC_RELAXED);
+    const auto racyKeyOf = [nodes](std::uint32_t id) { return racyKey(nodes[id]); };
+    const std::uint32_t id = m_index.findRacy(key, racyKeyOf, count);
+    if (id == kNone) {
+        return kNone;
+    }
+    const Node n = nodes[id]; // one copy: the checks below look at one state of the node
+    const bool saturated = n.status >= kHot && n.status <= kColdInTest && n.referenced == 3U;
+    return saturated && n.key == key ? id : kNone;
+}
+
 std::uint64_t ClockProPolicy::racyKey(const Node& n) {
     // The key is the low kKeyBits of the node's first word (GCC and Clang allocate bit-fields
     // from the least significant bit up on the targets built for). The holder of the lock

@@ -16,7 +16,7 @@
 // for node numbers beyond (dirty blocks kept after eviction, a cache resized larger). That
 // mapping grows by remapping (its frames keep their contents, their addresses may change).
 // Pages are committed when a frame is first written. Not thread-safe: one per shard, under the
-// shard's lock, but for prefetchRacy and copyOutRacy.
+// shard's lock, but for copyOutRacy.
 
 #include <algorithm>
 #include <cstddef>
@@ -161,15 +161,6 @@ public:
         std::memcpy(out, frame(index), m_frameBytes);
     }
 
-    // Starts loading a frame into the CPU's cache (a line of each KiB: the hardware prefetcher
-    // follows). For a reader without the shard's lock: a frame out of range or unmapped is
-    // harmless, as a prefetch does not fault.
-    __attribute__((no_sanitize("thread"))) void prefetchRacy(std::uint32_t index) const {
-        const std::byte* from = frame(index);
-        for (std::size_t line = 0; line < m_frameBytes; line += 1024) {
-            __builtin_prefetch(from + line);
-        }
-    }
     // copyOut for a reader without the shard's lock (the engine's lock-free hits): the frame
     // may change meanwhile, so the reader validates what it copied (a sequence lock,
     // shard_lock.h). The arena must not grow meanwhile. ThreadSanitizer builds copy word by

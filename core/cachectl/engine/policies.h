@@ -230,25 +230,7 @@ public:
     // if it is resident and its reference count at its top, so that a hit would change nothing,
     // else kNone. It reads as the lock's holder writes: the reader validates the answer (a
     // sequence lock, shard_lock.h), and the node array must not move meanwhile (setBeforeMove).
-    // candidate(node) is called for each node whose tag matches, before its key is read (the
-    // engine starts loading the node's data then).
-    template <typename Candidate>
-    __attribute__((no_sanitize("thread"))) std::uint32_t
-    findSaturatedRacy(std::uint64_t key, Candidate&& candidate) const {
-        const std::size_t count = __atomic_load_n(&m_racyNodeCount, __ATOMIC_ACQUIRE);
-        const Node* nodes = __atomic_load_n(&m_racyNodes, __ATOMIC_RELAXED);
-        const auto racyKeyOf = [nodes, &candidate](std::uint32_t id) {
-            candidate(id);
-            return racyKey(nodes[id]);
-        };
-        const std::uint32_t id = m_index.findRacy(key, racyKeyOf, count);
-        if (id == kNone) {
-            return kNone;
-        }
-        const Node n = nodes[id]; // one copy: the checks below look at one state of the node
-        const bool saturated = n.status >= kHot && n.status <= kColdInTest && n.referenced == 3U;
-        return saturated && n.key == key ? id : kNone;
-    }
+    __attribute__((no_sanitize("thread"))) std::uint32_t findSaturatedRacy(std::uint64_t key) const;
     // Called before the node array or the index's table moves, while nothing changed yet.
     void setBeforeMove(std::function<void()> hook);
     bool detached(std::uint32_t node) const { return m_data[node].status == kDetached; }
@@ -441,9 +423,8 @@ public:
     // references as the simulator's policy does.
     bool sampled(std::uint64_t key) const { return m_steering && m_steering->sampled(key); }
     // ClockProPolicy::findSaturatedRacy: a hit on such a node changes nothing in the clock.
-    template <typename Candidate>
-    std::uint32_t findSaturatedRacy(std::uint64_t key, Candidate&& candidate) const {
-        return m_main.findSaturatedRacy(key, std::forward<Candidate>(candidate));
+    std::uint32_t findSaturatedRacy(std::uint64_t key) const {
+        return m_main.findSaturatedRacy(key);
     }
     // What reference() does besides the clock for a hit found by findSaturatedRacy, without the
     // lock: a sampled key's reference goes to the steering (which has a lock of its own). A new
