@@ -1,10 +1,9 @@
 #pragma once
-// PageBuffer: a page-aligned byte buffer, for data that is copied in whole blocks. The C
-// library copies 4 KiB with `rep movsb`, which runs 10-20 % slower when source and destination
+// PageBuffer: a page-aligned byte buffer, for O_DIRECT I/O and for data copied in whole blocks. The
+// C library copies 4 KiB with `rep movsb`, which runs 10-20 % slower when source and destination
 // are not aligned alike; the RAM cache engine's frames are page-aligned, so the buffers it copies
 // to and from should be too (malloc aligns to 16 bytes). Growing does not keep the contents.
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdlib>
 #include <memory>

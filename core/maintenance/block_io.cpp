@@ -36,19 +36,6 @@ BlockContent classifyBlock(std::span<const std::uint8_t> block) {
     return BlockContent::Other;
 }
 
-AlignedBuffer::AlignedBuffer(std::size_t size)
-    : m_size(size) {
-    void* memory = nullptr;
-    if (::posix_memalign(&memory, 4096, std::max<std::size_t>(size, 4096)) != 0) {
-        throw std::bad_alloc();
-    }
-    m_data.reset(static_cast<std::uint8_t*>(memory));
-}
-
-void AlignedBuffer::Free::operator()(std::uint8_t* p) const {
-    std::free(p);
-}
-
 Expected<DirectReader> DirectReader::open(const std::string& path) {
     UniqueFd fd(::open(path.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC));
     if (!fd.valid()) {

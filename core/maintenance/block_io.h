@@ -11,6 +11,7 @@
 
 #include "core/base/bytes.h"
 #include "core/base/error.h"
+#include "core/base/page_buffer.h"
 #include "core/base/unique_fd.h"
 
 namespace ssdk::maintenance {
@@ -22,19 +23,20 @@ std::string_view toString(BlockContent content); // "zeros", "ones", "marker", "
 // Pure: all 0x00, all 0xFF, else Other (markers are recognised by the caller).
 BlockContent classifyBlock(std::span<const std::uint8_t> block);
 
-// A page-aligned buffer for O_DIRECT.
+// A page-aligned buffer for O_DIRECT, as bytes to classify.
 class AlignedBuffer {
 public:
-    explicit AlignedBuffer(std::size_t size);
-    std::span<std::uint8_t> span() { return {m_data.get(), m_size}; }
-    std::span<const std::uint8_t> span() const { return {m_data.get(), m_size}; }
+    explicit AlignedBuffer(std::size_t size)
+        : m_buffer(size) {}
+    std::span<std::uint8_t> span() {
+        return {reinterpret_cast<std::uint8_t*>(m_buffer.data()), m_buffer.size()};
+    }
+    std::span<const std::uint8_t> span() const {
+        return {reinterpret_cast<const std::uint8_t*>(m_buffer.data()), m_buffer.size()};
+    }
 
 private:
-    struct Free {
-        void operator()(std::uint8_t* p) const;
-    };
-    std::unique_ptr<std::uint8_t, Free> m_data;
-    std::size_t m_size;
+    PageBuffer m_buffer;
 };
 
 // A block device opened read-only with O_DIRECT.
