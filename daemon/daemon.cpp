@@ -59,7 +59,8 @@ Json cacheStatsOf(const cachectl::engine::CacheEngine* engine) {
                 {"logical_bytes", s.logicalBytes},
                 {"physical_bytes", s.physicalBytes},
                 {"compression_ratio", s.compressionRatio()},
-                {"metadata_bytes", s.metadataBytes}};
+                {"metadata_bytes", s.metadataBytes},
+                {"huge_page_bytes", s.hugePageBytes}};
 }
 
 Json statsOf(const cachectl::nbd::Export& exported) {

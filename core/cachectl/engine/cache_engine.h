@@ -78,6 +78,9 @@ struct CacheStats {
     std::uint64_t capacityBlocks = 0;
     std::uint64_t ramBytes = 0; // the RAM budget (CacheConfig::ramBytes, or the last resize)
     std::uint64_t writebackErrors = 0;
+    // Frame memory huge pages may back (the frames a full cache uses; with compression, only
+    // while nearly every block is stored raw).
+    std::uint64_t hugePageBytes = 0;
 
     double hitRatio() const {
         const auto total = readHits + readMisses;
@@ -160,7 +163,9 @@ private:
     // Capacity and dirty watermarks (blocks) from a RAM budget.
     void setCapacity(std::uint64_t ramBytes, std::uint64_t capacityBlocks);
     void setShardBudgets(std::uint64_t ramBytes, std::size_t perShard);
-    void adviseHugePages(std::uint64_t perShard);
+    void adviseHugePages(std::uint64_t ramBytes, std::uint64_t perShard);
+    void reviewHugePages();
+    void stored(Shard& shard);
 
     BlockStore& m_backing;
     CacheConfig m_config;
@@ -177,6 +182,12 @@ private:
     // The shards' first frames, interleaved (frame_arena.h). Declared before the shards, which
     // address it, so that it outlives them.
     std::unique_ptr<FrameSpace> m_frameSpace;
+    // Which frames huge pages may back (adviseHugePages, reviewHugePages).
+    std::mutex m_hugePagesMutex;
+    std::uint64_t m_hugePageFrames = 0; // per shard, when on
+    bool m_denseFrames = false;         // with compression: whether they are on
+    std::atomic<std::uint64_t> m_hugePageBytes{0};
+    std::atomic<std::int64_t> m_storesBeforeReview{0};
     std::vector<std::unique_ptr<Shard>> m_shards;
     std::uint64_t m_shardMask;
     std::unique_ptr<SequentialDetector> m_detector;

@@ -446,7 +446,7 @@ ClockProPolicy::Reference ClockProPolicy::reference(std::uint64_t key,
     return {false, id};
 }
 
-std::uint32_t ClockProPolicy::findSaturatedRacy(std::uint64_t key) const {
+std::uint32_t ClockProPolicy::findSaturatedRacy(std::uint64_t key, std::uint32_t excluded) const {
     const std::size_t count = __atomic_load_n(&m_racyNodeCount, __ATOMIC_ACQUIRE);
     const Node* nodes = __atomic_load_n(&m_racyNodes, __ATOMIC_RELAXED);
     const auto racyKeyOf = [nodes](std::uint32_t id) { return racyKey(nodes[id]); };
@@ -456,7 +456,7 @@ std::uint32_t ClockProPolicy::findSaturatedRacy(std::uint64_t key) const {
     }
     const Node n = nodes[id]; // one copy: the checks below look at one state of the node
     const bool saturated = n.status >= kHot && n.status <= kColdInTest && n.referenced == 3U;
-    return saturated && n.key == key ? id : kNone;
+    return saturated && n.key == key && (n.flags & excluded) == 0 ? id : kNone;
 }
 
 std::uint64_t ClockProPolicy::racyKey(const Node& n) {

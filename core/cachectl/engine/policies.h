@@ -230,7 +230,9 @@ public:
     // if it is resident and its reference count at its top, so that a hit would change nothing,
     // else kNone. It reads as the lock's holder writes: the reader validates the answer (a
     // sequence lock, shard_lock.h), and the node array must not move meanwhile (setBeforeMove).
-    __attribute__((no_sanitize("thread"))) std::uint32_t findSaturatedRacy(std::uint64_t key) const;
+    // A node with any of the engine's `excluded` flags is kNone too.
+    __attribute__((no_sanitize("thread"))) std::uint32_t
+    findSaturatedRacy(std::uint64_t key, std::uint32_t excluded = 0) const;
     // Called before the node array or the index's table moves, while nothing changed yet.
     void setBeforeMove(std::function<void()> hook);
     bool detached(std::uint32_t node) const { return m_data[node].status == kDetached; }
@@ -423,8 +425,8 @@ public:
     // references as the simulator's policy does.
     bool sampled(std::uint64_t key) const { return m_steering && m_steering->sampled(key); }
     // ClockProPolicy::findSaturatedRacy: a hit on such a node changes nothing in the clock.
-    std::uint32_t findSaturatedRacy(std::uint64_t key) const {
-        return m_main.findSaturatedRacy(key);
+    std::uint32_t findSaturatedRacy(std::uint64_t key, std::uint32_t excluded = 0) const {
+        return m_main.findSaturatedRacy(key, excluded);
     }
     // What reference() does besides the clock for a hit found by findSaturatedRacy, without the
     // lock: a sampled key's reference goes to the steering (which has a lock of its own). A new

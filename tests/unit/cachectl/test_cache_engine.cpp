@@ -1,6 +1,7 @@
 // CacheEngine against a plain reference model (differential), flush/FUA durability, backing
 // store faults, the dirty limit, compression, scan resistance, lock-free hits while blocks and
 // tables change under them, and hits equal to the simulator's.
+#include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -373,20 +374,34 @@ TEST_CASE("lock-free hits never return a torn or an older block while it is rewr
     // again, make the shards' index tables, node arrays and frames grow and shrink under the
     // readers. A read must see one whole generation, never older than one the same reader saw.
     // The default policy's steering samples every key of a cache this small: its lock-free hits
-    // pass their keys to the steering while resizes replace it.
+    // pass their keys to the steering while resizes replace it. With compression, a block's
+    // even generations do not compress and odd ones do, so each rewrite moves a block between
+    // its frame (read without the lock) and a buffer of its own, and gives the frame back to the
+    // kernel (zeroes) under the readers.
     constexpr std::uint64_t kHot = 48;
     constexpr std::uint64_t kCold = 1024;
     TestBackingStore backing(2 * kCold * kBlock);
-    auto config = smallConfig(WriteMode::WriteThrough, false);
+    const bool compression = GENERATE(false, true);
+    auto config = smallConfig(WriteMode::WriteThrough, compression);
     config.policy = GENERATE(as<std::string>{}, "clockpro-steered", "clockpro");
-    INFO(config.policy);
+    INFO(config.policy << (compression ? ", compression" : ""));
     auto engine = CacheEngine::create(backing, config);
     REQUIRE(engine);
-    const auto blockOf = [](std::uint64_t block, std::uint64_t generation) {
+    // Word 0 of a block is (block + 1) << 32 | generation; word i is word 0, or with an even
+    // generation word 0 xor a hash of (i, word 0).
+    const auto wordAt = [](std::uint64_t first, std::size_t i) {
+        if ((first & 1U) != 0 || i == 0) {
+            return first;
+        }
+        std::uint64_t x = (first ^ (i * 0x9E3779B97F4A7C15ULL)) * 0xff51afd7ed558ccdULL;
+        return first ^ (x ^ (x >> 29));
+    };
+    const auto blockOf = [&](std::uint64_t block, std::uint64_t generation) {
         std::vector<std::byte> data(kBlock);
-        const std::uint64_t word = (block << 32) | generation;
-        for (std::size_t i = 0; i < kBlock; i += sizeof(word)) {
-            std::memcpy(data.data() + i, &word, sizeof(word));
+        const std::uint64_t first = ((block + 1) << 32) | generation;
+        for (std::size_t i = 0; i < kBlock / sizeof(first); ++i) {
+            const std::uint64_t word = wordAt(first, i);
+            std::memcpy(data.data() + i * sizeof(word), &word, sizeof(word));
         }
         return data;
     };
@@ -418,19 +433,19 @@ TEST_CASE("lock-free hits never return a torn or an older block while it is rewr
                 }
                 std::uint64_t first = 0;
                 std::memcpy(&first, data.data(), sizeof(first));
-                for (std::size_t at = 0; at < kBlock; at += sizeof(first)) {
+                for (std::size_t w = 0; w < kBlock / sizeof(first); ++w) {
                     std::uint64_t word = 0;
-                    std::memcpy(&word, data.data() + at, sizeof(word));
-                    if (word != first) {
+                    std::memcpy(&word, data.data() + w * sizeof(word), sizeof(word));
+                    if (word != wordAt(first, w)) {
                         failWith("block " + std::to_string(block) + " torn at byte " +
-                                 std::to_string(at));
+                                 std::to_string(w * sizeof(word)));
                         return;
                     }
                 }
                 const std::uint64_t generation = first & 0xffffffffU;
-                if ((first >> 32) != block || generation < seen[block]) {
+                if ((first >> 32) != block + 1 || generation < seen[block]) {
                     failWith("block " + std::to_string(block) + " read as " +
-                             std::to_string(first >> 32) + " generation " +
+                             std::to_string((first >> 32) - 1) + " generation " +
                              std::to_string(generation) + " after " + std::to_string(seen[block]));
                     return;
                 }
@@ -981,6 +996,64 @@ TEST_CASE("the engine's RAM stays within its budget and a smaller size gives RAM
         CHECK(shrunk < 12 * kMiB * 3 / 2);
         readAtRandom(); // the blocks kept and those read since are served right
         CHECK(residentBytes() - before < 12 * kMiB * 3 / 2);
+    }
+}
+
+TEST_CASE("a compressing cache's frames are on huge pages only while its blocks are stored raw",
+          "[cachectl][engine]") {
+    // A compressing cache gives back the frame of every block it stores compressed; huge pages
+    // would commit the frames between those it uses. They are advised from 15/16 of its node
+    // numbers holding raw data, and withdrawn below 7/8 (the writer reviews once per interval).
+    CacheConfig config;
+    config.ramBytes = 16 << 20;
+    config.compression = true;
+    config.sequentialCutoff = 0;
+    config.writebackInterval = std::chrono::milliseconds(5);
+    TestBackingStore backing(64 << 20);
+    auto engine = CacheEngine::create(backing, config);
+    REQUIRE(engine);
+    constexpr std::uint64_t kBlocks = 2048; // 8 MiB: half what the budget holds raw
+    std::mt19937_64 random(11);
+    // Blocks b with raw(b) do not compress; the others are one byte repeated.
+    const auto writeAll = [&](auto raw) {
+        std::vector<std::byte> data(kBlock);
+        for (std::uint64_t b = 0; b < kBlocks; ++b) {
+            if (raw(b)) {
+                for (std::size_t i = 0; i < kBlock; i += 8) {
+                    const std::uint64_t word = random();
+                    std::memcpy(data.data() + i, &word, 8);
+                }
+            } else {
+                std::fill(data.begin(), data.end(), static_cast<std::byte>(b));
+            }
+            REQUIRE((*engine)->write(b * kBlock, data, false));
+        }
+    };
+    // The advice after the writer's next reviews.
+    const auto settledHugePageBytes = [&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        return (*engine)->stats().hugePageBytes;
+    };
+    writeAll([](std::uint64_t) { return false; });
+    CHECK(settledHugePageBytes() == 0);
+    writeAll([](std::uint64_t b) { return b % 4 != 0; }); // 3/4 raw
+    CHECK(settledHugePageBytes() == 0);
+    writeAll([](std::uint64_t) { return true; });
+    const std::uint64_t advised = settledHugePageBytes();
+    CHECK(advised >= 8 << 20);
+    CHECK(advised <= config.ramBytes);
+    writeAll([](std::uint64_t b) { return b % 16 == 0; }); // 1/16 raw
+    CHECK(settledHugePageBytes() == 0);
+    const auto stats = (*engine)->stats();
+    CHECK(stats.cachedBlocks == kBlocks);
+    CHECK(stats.physicalBytes < kBlocks * kBlock / 4);
+    std::vector<std::byte> out(kBlock);
+    for (std::uint64_t b = 1; b < kBlocks; b += 7) {
+        REQUIRE((*engine)->read(b * kBlock, out));
+        if (b % 16 != 0) {
+            CHECK(std::all_of(out.begin(), out.end(),
+                              [b](std::byte x) { return x == static_cast<std::byte>(b); }));
+        }
     }
 }
 
