@@ -699,8 +699,12 @@ bool CacheEngine::readLockFree(Shard& shard, std::uint64_t block, std::byte* out
     }
     slot.leave();
     if (hit) {
-        m_lockFreeHits[slot.index() % m_lockFreeHits.size()].value.fetch_add(
-            1, std::memory_order_relaxed);
+        if (const std::size_t own = slot.index(); own + 1 < m_lockFreeHits.size()) {
+            std::atomic<std::uint64_t>& count = m_lockFreeHits[own].value;
+            count.store(count.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        } else {
+            m_lockFreeHits.back().value.fetch_add(1, std::memory_order_relaxed);
+        }
     }
     return hit;
 }

@@ -193,10 +193,13 @@ private:
     std::unique_ptr<SequentialDetector> m_detector;
 
     // Lock-free hits, counted per reader slot (a cache line each, so cores do not share one).
+    // A slot numbered below the stripes' count has its stripe to itself, and adds without a
+    // locked instruction (which waits for the hit's copy to leave the store buffer); the others
+    // share the last stripe.
     struct alignas(64) HitStripe {
         std::atomic<std::uint64_t> value{0};
     };
-    std::array<HitStripe, 16> m_lockFreeHits;
+    std::array<HitStripe, 65> m_lockFreeHits;
 
     std::atomic<std::uint64_t> m_dirtyBlocks{0};
     std::atomic<std::uint64_t> m_bypassed{0};

@@ -71,9 +71,9 @@ public:
     }
 
     // ---- lock-free readers ----
-    // The version now; odd while the lock is held (read nothing then). Sequentially consistent,
-    // so that a holder's announceHeld() and a reader's ReaderSlot::enter() see each other
-    // (reader_slots.h).
+    // The version now; odd while the lock is held (read nothing then). Sequentially consistent
+    // (a plain load on x86-64), so that a holder's announceHeld() and a reader's
+    // ReaderSlot::enter() see each other (reader_slots.h).
     std::uint32_t readBegin() const { return m_version.load(std::memory_order_seq_cst); }
     // Whether nothing changed since readBegin returned `version`.
     bool readValidate(std::uint32_t version) const {

@@ -1,7 +1,8 @@
 // ShardLock (core/cachectl/engine/shard_lock.h): mutual exclusion on the fast, spinning and
 // sleeping paths, waits through std::condition_variable_any, and the version lock-free readers
-// validate against.
+// validate against, and the reader slots a holder waits for (reader_slots.h).
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <condition_variable>
@@ -9,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/cachectl/engine/reader_slots.h"
 #include "core/cachectl/engine/shard_lock.h"
 
 using namespace ssdk::cachectl::engine;
@@ -77,4 +79,51 @@ TEST_CASE("ShardLock's version tells a lock-free reader whether a holder came be
     REQUIRE(lock.try_lock());
     CHECK_FALSE(lock.readValidate(after));
     lock.unlock();
+}
+
+TEST_CASE("a holder that waited for readers has the shard to itself until it unlocks",
+          "[cachectl][engine]") {
+    // Dekker's pattern of reader_slots.h: a reader that entered and saw an even version is
+    // waited for; one that enters later sees an odd version. Readers count themselves inside
+    // while they would read; after waitForReaders the holder must never see one inside. Run
+    // with the fences the process uses (asymmetric where the kernel has membarrier).
+    INFO("asymmetric fences: " << ReaderSlot::asymmetricFences());
+    ShardLock lock;
+    const int shard = 0;
+    std::atomic<int> inside{0};
+    std::atomic<bool> done{false};
+    std::atomic<long> readsInside{0};
+    std::vector<std::thread> readers;
+    for (int t = 0; t < 2; ++t) {
+        readers.emplace_back([&] {
+            ReaderSlot& slot = ReaderSlot::mine();
+            while (!done.load(std::memory_order_relaxed)) {
+                slot.enter(&shard);
+                if (const std::uint32_t version = lock.readBegin(); version % 2 == 0) {
+                    inside.fetch_add(1);
+                    readsInside.fetch_add(1, std::memory_order_relaxed);
+                    inside.fetch_sub(1);
+                }
+                slot.leave();
+            }
+        });
+    }
+    int violations = 0;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+    int rounds = 0;
+    for (; std::chrono::steady_clock::now() < until; ++rounds) {
+        const std::scoped_lock held(lock);
+        lock.announceHeld();
+        ReaderSlot::waitForReaders(&shard);
+        for (int look = 0; look < 50; ++look) {
+            violations += inside.load() != 0 ? 1 : 0;
+        }
+    }
+    done = true;
+    for (auto& reader : readers) {
+        reader.join();
+    }
+    CHECK(rounds > 100);
+    CHECK(readsInside.load() > 0);
+    CHECK(violations == 0);
 }
