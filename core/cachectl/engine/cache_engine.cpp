@@ -59,8 +59,6 @@ std::uint64_t shardBudget(std::uint64_t ramBytes, std::size_t shards) {
     return (ramBytes - std::min(ramBytes / 2, kSteeringReserve)) / shards;
 }
 
-// Blocks a RAM budget holds: data (half a block each, on average, with compression) plus the
-// metadata budget, after the shadow simulations' reserve.
 // Blocks a shard's budget holds stored raw (a compressing cache's least capacity), at most
 // perShard.
 std::size_t rawBlocksFor(std::uint64_t budget, std::size_t perShard) {
@@ -68,6 +66,8 @@ std::size_t rawBlocksFor(std::uint64_t budget, std::size_t perShard) {
     return std::clamp<std::size_t>(budget / raw, 1, perShard);
 }
 
+// Blocks a RAM budget holds: data (half a block each, on average, with compression) plus the
+// metadata budget, after the shadow simulations' reserve.
 std::uint64_t capacityFor(std::uint64_t ramBytes, bool compression) {
     const std::uint64_t dataPerBlock = compression ? kBlock / 2 : kBlock;
     const std::uint64_t metadata =
@@ -528,8 +528,8 @@ void CacheEngine::adviseHugePages(std::uint64_t ramBytes, std::uint64_t perShard
 // A compressing cache gives back the frame of each block it stores compressed, so its frames in
 // use may be scattered, and a huge page would commit 2 MiB for the few of them in use (the kernel
 // also fills the holes of a huge page's range as it collapses small pages into one). On data
-// that does not compress, its blocks all take their frames: 17 % slower writes and 12 % slower
-// hits than a cache without compression on 4 KiB pages (bench_cache_engine). So a compressing
+// that does not compress, its blocks all take their frames: on 4 KiB pages, writes 8-13 % and
+// hits 12 % slower than a cache without compression (bench_cache_engine). So a compressing
 // cache's frames are on huge pages while they are dense: from 15/16 of the node numbers in use
 // holding raw data, until that falls below 7/8. Huge pages then commit at most about 1/8 more
 // than the blocks take; a block later stored compressed gives its 4 KiB back all the same (the
