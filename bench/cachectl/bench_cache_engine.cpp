@@ -8,12 +8,15 @@
 // - write-back absorption: 4 KiB writes/s below the high watermark;
 // - metadata bytes per cached block as the engine reports them, for caches of 16 MiB to 1 GiB:
 //   filled, and then under random reads over four times their size (evictions, with the
-//   non-resident keys CLOCK-Pro remembers).
+//   non-resident keys CLOCK-Pro remembers);
+// - resize under reads: the longest read of a thread reading while the cache is resized to a
+//   quarter, against the resize's own time.
 //   bench_cache_engine [--mib N] [--seconds S] [--policy clockpro-steered|clockpro]
 // --policy runs the engines with plain CLOCK-Pro instead of the default, to see what the
 // steering costs on the hit path and in metadata.
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <fcntl.h>
@@ -395,5 +398,35 @@ int main(int argc, char** argv) {
     fmt::print("  and its hits: {:.2f} M reads/s, {:.1f}% slower than compression off (target "
                "<= 10%)\n",
                noiseHitsCompressed / 1e6, 100.0 * (1.0 - noiseHitsCompressed / noiseHitsRaw));
+
+    // ---- resize under reads: the hit-path engine (the data set cached) resized to a quarter
+    // while another thread reads at random; how long that thread's longest read took, against
+    // the resize's own time (each shard is resized under its own lock; only giving the RAM
+    // back holds them all) ----
+    std::atomic<bool> resized{false};
+    std::vector<double> readMicros;
+    std::thread resizeReader([&] {
+        PageBuffer to(kBlock);
+        for (std::uint64_t i = 0; !resized.load(std::memory_order_relaxed); ++i) {
+            const auto start = Clock::now();
+            (void)engine->read(pick(i) * kBlock, to);
+            readMicros.push_back(secondsSince(start) * 1e6);
+        }
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const auto resizeStart = Clock::now();
+    if (auto shrunk = engine->resize(engine->stats().ramBytes / 4); !shrunk) {
+        fmt::print(stderr, "resize: {}\n", shrunk.error().describe());
+    }
+    const double resizeMicros = secondsSince(resizeStart) * 1e6;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    resized = true;
+    resizeReader.join();
+    const double longest = *std::ranges::max_element(readMicros);
+    auto middle = readMicros.begin() + std::ssize(readMicros) / 2;
+    std::ranges::nth_element(readMicros, middle);
+    fmt::print("resize to a quarter under reads: {:.1f} ms; the reader's longest read {:.0f} us "
+               "({:.2f} of the resize; median read {:.1f} us)\n",
+               resizeMicros / 1e3, longest, longest / resizeMicros, *middle);
     return 0;
 }

@@ -350,10 +350,10 @@ struct alignas(64) CacheEngine::Shard {
     }
 
     // Renumbers the data nodes below the clock's capacity (or its number of blocks, if more:
-    // dirty blocks kept after eviction) and gives back the memory beyond it but for its frames
-    // in the engine's FrameSpace, which the caller gives back. Returns that limit. Call with
-    // mutex held, lock-free readers out.
-    std::size_t compact() {
+    // dirty blocks kept after eviction) and gives back the memory beyond but for its frames in
+    // the engine's FrameSpace, which the caller gives back (those from clock().dataNodes() on).
+    // Call with mutex held, lock-free readers out.
+    void compact() {
         ClockProPolicy& table = clock();
         const std::size_t limit = std::max(table.capacity(), table.dataBlocks());
         for (const auto& [from, to] : table.compact(limit)) {
@@ -380,7 +380,6 @@ struct alignas(64) CacheEngine::Shard {
                 framesUsed.back() &= (std::uint64_t{1} << (limit % 64)) - 1;
             }
         }
-        return limit;
     }
 
     // Forgets node and its data. Call with mutex held.
@@ -608,13 +607,12 @@ Expected<void> CacheEngine::resize(std::uint64_t ramBytes) {
     if (!steering) {
         return std::unexpected(steering.error());
     }
-    const std::unique_lock modeLock(m_modeMutex);
-    // Every shard's lock, in order (nothing else holds two), so that no shard adds a block while
-    // the frames beyond the new size are given back.
-    std::vector<std::unique_lock<ShardLock>> locks;
-    std::vector<std::size_t> limits;
+    const std::scoped_lock resizeLock(m_resizeMutex);
+    // Shard by shard, so that I/O on the other shards goes on (a 1 GiB cache resized to 256 MiB
+    // held every shard's lock for 45 ms): the new capacity and steering, the blocks a smaller
+    // budget drops, and the nodes renumbered below the new size.
     for (const auto& shard : m_shards) {
-        locks.emplace_back(shard->mutex);
+        const std::scoped_lock lock(shard->mutex);
         // A lock-free hit may be passing its key to the old steering (observeRacy), or reading
         // a frame compact() moves.
         shard->waitForReaders();
@@ -625,15 +623,24 @@ Expected<void> CacheEngine::resize(std::uint64_t ramBytes) {
         shard->setBudget(shardBudget(ramBytes, m_shards.size()), perShard);
         for (int step = 0; step < 256 && shard->fitBudget(); ++step) {
         }
-        limits.push_back(shard->compact());
+        shard->compact();
     }
-    // A cache resized smaller gives its RAM back: the frames beyond every shard's limit at once,
-    // those between a shard's limit and the largest one by one.
-    const std::size_t kept = *std::ranges::max_element(limits);
+    // Then a cache resized smaller gives its RAM back: the frames beyond every shard's nodes at
+    // once, those between a shard's nodes and the most any shard numbers one by one. Every
+    // shard's lock, in order (nothing else holds two), so that no shard numbers a node meanwhile
+    // (one may have numbered a few since its compaction: dirty blocks kept after eviction).
+    // Lock-free readers may still read those frames: what they read is invalid by then.
+    std::vector<std::unique_lock<ShardLock>> locks;
+    std::vector<std::size_t> nodes;
+    for (const auto& shard : m_shards) {
+        locks.emplace_back(shard->mutex);
+        nodes.push_back(shard->clock().dataNodes());
+    }
+    const std::size_t kept = *std::ranges::max_element(nodes);
     m_frameSpace->discardFrom(kept);
     for (std::size_t s = 0; s < m_shards.size(); ++s) {
         const std::size_t shared = std::min(kept, m_frameSpace->framesPerShard());
-        for (std::size_t frame = limits[s]; frame < shared; ++frame) {
+        for (std::size_t frame = nodes[s]; frame < shared; ++frame) {
             m_shards[s]->frames.discard(static_cast<std::uint32_t>(frame));
         }
     }

@@ -127,7 +127,9 @@ public:
     Expected<void> setWriteMode(WriteMode mode);
     // Changes the RAM budget. The shard count stays, so the budget must still hold one block
     // per shard (InvalidArgument otherwise). Shrinking evicts clean blocks at once (the clocks
-    // keep their history); dirty blocks past the new capacity stay until written back.
+    // keep their history) and gives their RAM back; dirty blocks past the new capacity stay
+    // until written back. I/O goes on meanwhile: each shard is resized under its own lock, and
+    // only giving the RAM back holds them all (for one madvise).
     Expected<void> resize(std::uint64_t ramBytes);
 
 private:
@@ -172,8 +174,9 @@ private:
     std::uint64_t m_size;
     std::atomic<WriteMode> m_writeMode;
     // Held shared by write(), exclusively by setWriteMode (so no write is half-way through a
-    // mode when it changes) and resize.
+    // mode when it changes).
     std::shared_mutex m_modeMutex;
+    std::mutex m_resizeMutex; // one resize at a time
     std::atomic<std::uint64_t> m_ramBytes{0};
     std::atomic<std::uint64_t> m_capacityBlocks{0};
     std::atomic<std::uint64_t> m_dirtyHigh{0};
