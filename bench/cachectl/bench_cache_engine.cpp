@@ -53,6 +53,13 @@ double secondsSince(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// The median of values (reordered).
+double median(std::vector<double>& values) {
+    const auto middle = values.begin() + std::ssize(values) / 2;
+    std::ranges::nth_element(values, middle);
+    return *middle;
+}
+
 // Runs fn(i) for i = 0.. until `seconds` passed (checked every 4096 calls); returns calls/s.
 template <typename Fn> double rate(double seconds, Fn&& fn) {
     const auto start = Clock::now();
@@ -285,9 +292,7 @@ int main(int argc, char** argv) {
             two += both;
             ratios.push_back(both / alone);
         }
-        const auto middle = ratios.begin() + std::ssize(ratios) / 2;
-        std::ranges::nth_element(ratios, middle);
-        return std::tuple{one / rounds, two / rounds, *middle};
+        return std::tuple{one / rounds, two / rounds, median(ratios)};
     };
     const auto hitsBefore = engine->stats();
     const auto [engineOne, engineTwo, engineScaling] =
@@ -423,10 +428,8 @@ int main(int argc, char** argv) {
     resized = true;
     resizeReader.join();
     const double longest = *std::ranges::max_element(readMicros);
-    auto middle = readMicros.begin() + std::ssize(readMicros) / 2;
-    std::ranges::nth_element(readMicros, middle);
     fmt::print("resize to a quarter under reads: {:.1f} ms; the reader's longest read {:.0f} us "
                "({:.2f} of the resize; median read {:.1f} us)\n",
-               resizeMicros / 1e3, longest, longest / resizeMicros, *middle);
+               resizeMicros / 1e3, longest, longest / resizeMicros, median(readMicros));
     return 0;
 }

@@ -209,15 +209,23 @@ struct alignas(64) CacheEngine::Shard {
     void dropShrunk() {
         if (compression) {
             for (const std::uint32_t node : clock().droppedData()) {
-                std::uint64_t& usedWord = framesUsed[node / 64];
-                const std::uint64_t usedBit = std::uint64_t{1} << (node % 64);
-                if ((usedWord & usedBit) != 0) {
-                    frames.discard(node);
-                    usedWord &= ~usedBit;
-                }
+                releaseFrame(node);
             }
         }
         dropEvicted();
+    }
+
+    // With compression: marks node's frame written, or gives its pages back if it was.
+    void markFrameUsed(std::uint32_t node) {
+        framesUsed[node / 64] |= std::uint64_t{1} << (node % 64);
+    }
+    void releaseFrame(std::uint32_t node) {
+        std::uint64_t& word = framesUsed[node / 64];
+        const std::uint64_t bit = std::uint64_t{1} << (node % 64);
+        if ((word & bit) != 0) {
+            frames.discard(node);
+            word &= ~bit;
+        }
     }
 
     // Waits until no lock-free reader is in this shard (reader_slots.h): before memory they
@@ -259,22 +267,17 @@ struct alignas(64) CacheEngine::Shard {
             return;
         }
         const std::uint32_t flags = clock().dataFlags(node);
-        std::uint64_t& usedWord = framesUsed[node / 64];
-        const std::uint64_t usedBit = std::uint64_t{1} << (node % 64);
         if (!form.compressed) {
             if ((flags & kCompressed) != 0) {
                 encoded[node] = Stored{};
                 --compressedBlocks;
                 clock().setDataFlags(node, flags & ~kCompressed);
             }
-            usedWord |= usedBit;
+            markFrameUsed(node);
             frames.copyIn(node, form.data);
             return;
         }
-        if ((usedWord & usedBit) != 0) {
-            frames.discard(node);
-            usedWord &= ~usedBit;
-        }
+        releaseFrame(node);
         Stored& stored = encoded[node];
         if (stored.data == nullptr || stored.bytes != form.bytes) {
             stored.data = std::make_unique_for_overwrite<std::byte[]>(form.bytes);
@@ -364,7 +367,7 @@ struct alignas(64) CacheEngine::Shard {
             }
             frames.copyIn(to, frames.frame(from));
             if (compression) {
-                framesUsed[to / 64] |= std::uint64_t{1} << (to % 64);
+                markFrameUsed(to);
             }
         }
         frames.discardOwnFrom(limit);
