@@ -26,7 +26,9 @@ class ControlServer {
 public:
     using Handler = std::function<Json(const Json& request)>;
 
-    // Binds path (mode 0600: only the daemon's user controls it).
+    // Binds path, in a private directory, with mode 0600 from the start (listenUnixSocket).
+    // Connections of other users than root and the daemon's own (SO_PEERCRED) are closed
+    // unanswered.
     static Expected<std::unique_ptr<ControlServer>> listen(const std::filesystem::path& path,
                                                            Handler handler);
     ~ControlServer();
@@ -38,13 +40,24 @@ public:
     void stop();
 
     // The reply to one request line (pure apart from the handler): parse errors become
-    // {"ok": false, "error": {...}}.
+    // {"ok": false, "error": {...}}; never throws (a handler's exception becomes an
+    // "internal" error reply).
     static Json answerLine(std::string_view line, const Handler& handler);
+    // answerLine as the line sent back: JSON with invalid UTF-8 replaced, and "\n". Never
+    // throws.
+    static std::string answerText(std::string_view line, const Handler& handler);
 
 private:
     ControlServer(UniqueFd listener, std::filesystem::path path, Handler handler);
+    struct ClientThread {
+        std::thread thread;
+        std::shared_ptr<std::atomic<bool>> done;
+    };
+
     void acceptLoop();
     void serve(int fd);
+    // Joins the threads of connections that ended (each would keep its stack until joined).
+    void reapFinishedThreads();
 
     UniqueFd m_listener;
     std::filesystem::path m_path;
@@ -54,7 +67,7 @@ private:
     std::thread m_acceptThread;
     std::mutex m_mutex;
     std::set<int> m_clients;
-    std::vector<std::thread> m_clientThreads;
+    std::vector<ClientThread> m_clientThreads;
 };
 
 } // namespace ssdk::daemon

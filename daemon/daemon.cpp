@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <fmt/core.h>
+#include <limits>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,11 +18,21 @@ Json errorReply(const Error& error) {
     return Json{{"ok", false}, {"error", toJson(error)}};
 }
 
-Expected<std::unique_ptr<cachectl::BlockStore>> openBacking(const ExportConfig& exported) {
+// The export's device or file: never through a symbolic link, a block device or a regular
+// file of the daemon's own user (FileBlockStore::open).
+Expected<cachectl::FileBlockStore> openBackingFile(const ExportConfig& exported) {
     auto store = cachectl::FileBlockStore::open(exported.backing);
     if (!store) {
         return std::unexpected(
             std::move(store.error()).addContext(fmt::format("opening export '{}'", exported.name)));
+    }
+    return store;
+}
+
+Expected<std::unique_ptr<cachectl::FileBlockStore>> openBacking(const ExportConfig& exported) {
+    auto store = openBackingFile(exported);
+    if (!store) {
+        return std::unexpected(store.error());
     }
     if (store->size() == 0) {
         return fail(ErrorCode::InvalidArgument,
@@ -29,6 +40,17 @@ Expected<std::unique_ptr<cachectl::BlockStore>> openBacking(const ExportConfig& 
                                 exported.name, exported.backing.string()));
     }
     return std::make_unique<cachectl::FileBlockStore>(std::move(*store));
+}
+
+// The machine's RAM: no cache may be larger (a typo'd size would make the daemon allocate
+// until the kernel kills it, with the dirty blocks of every export).
+std::uint64_t physicalRamBytes() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long pageSize = ::sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || pageSize <= 0) {
+        return std::numeric_limits<std::uint64_t>::max();
+    }
+    return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(pageSize);
 }
 
 // The engine's statistics (docs/daemon.md, "stats"); null for a pass-through export.
@@ -102,9 +124,9 @@ Expected<std::unique_ptr<Daemon>> Daemon::create(DaemonConfig config) {
         if (!backing) {
             return std::unexpected(backing.error());
         }
-        struct stat info {};
-        const bool blockDevice =
-            ::stat(exportConfig.backing.c_str(), &info) == 0 && S_ISBLK(info.st_mode);
+        // What was opened, not what the path names now.
+        const bool blockDevice = (*backing)->isBlockDevice();
+        const auto identity = (*backing)->identity();
         auto served = makeServedStore(daemon->m_config, exportConfig, std::move(*backing));
         if (!served) {
             return std::unexpected(served.error());
@@ -115,7 +137,8 @@ Expected<std::unique_ptr<Daemon>> Daemon::create(DaemonConfig config) {
         daemon->m_hosted.push_back(Hosted{.config = exportConfig,
                                           .exported = exported,
                                           .engine = served->engine,
-                                          .blockDevice = blockDevice});
+                                          .blockDevice = blockDevice,
+                                          .identity = identity});
     }
     daemon->m_server = std::make_unique<cachectl::nbd::Server>(
         std::move(exports), cachectl::nbd::ServerOptions{
@@ -406,6 +429,11 @@ Expected<Json> Daemon::resizeCache(Hosted& hosted, const Json& sizeField) {
                     "a cache cannot be resized to 0 bytes (restart the daemon without "
                     "--cache-size to serve the device directly)");
     }
+    if (bytes > physicalRamBytes()) {
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("a cache of {} bytes is larger than this machine's RAM ({} bytes)",
+                                bytes, physicalRamBytes()));
+    }
     const std::uint64_t previous = hosted.engine->stats().ramBytes;
     if (auto resized = hosted.engine->resize(bytes); !resized) {
         return std::unexpected(resized.error());
@@ -428,7 +456,11 @@ Expected<Json> Daemon::resizeExport(Hosted& hosted, const Json& request) {
                     "cache's RAM bytes)");
     }
     const auto newSize = sizeField->get<std::uint64_t>();
-    const bool allowShrink = request.value("allow_shrink", false);
+    const auto shrinkField = request.find("allow_shrink");
+    if (shrinkField != request.end() && !shrinkField->is_boolean()) {
+        return fail(ErrorCode::InvalidArgument, "\"allow_shrink\" must be true or false");
+    }
+    const bool allowShrink = shrinkField != request.end() && shrinkField->get<bool>();
     if (hosted.blockDevice) {
         return fail(ErrorCode::Unsupported,
                     fmt::format("export '{}' is backed by block device {}: its size is the "
@@ -436,7 +468,8 @@ Expected<Json> Daemon::resizeExport(Hosted& hosted, const Json& request) {
                                 hosted.config.name, hosted.config.backing.string()));
     }
     const auto current = hosted.exported->store();
-    if (newSize == 0 || newSize % 4096 != 0) {
+    if (newSize == 0 || newSize % 4096 != 0 ||
+        newSize > static_cast<std::uint64_t>(std::numeric_limits<off_t>::max())) {
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("size {} is not a positive multiple of 4096", newSize));
     }
@@ -455,6 +488,18 @@ Expected<Json> Daemon::resizeExport(Hosted& hosted, const Json& request) {
         }
     }
     const std::uint64_t oldSize = current->size();
+    // Resized through a descriptor opened as at start (no symlink followed), and only when
+    // it is still the file the export was started with; checked before anything changes.
+    auto backing = openBackingFile(hosted.config);
+    if (!backing) {
+        return std::unexpected(backing.error());
+    }
+    if (backing->identity() != hosted.identity) {
+        return fail(ErrorCode::Busy,
+                    fmt::format("{} is no longer the file export '{}' was started with; "
+                                "not resizing it",
+                                hosted.config.backing.string(), hosted.config.name));
+    }
     DaemonConfig config = m_config;
     if (hosted.engine) {
         // The new engine keeps the cache's RAM and mode; the old one goes write-through so
@@ -467,19 +512,23 @@ Expected<Json> Daemon::resizeExport(Hosted& hosted, const Json& request) {
             return std::unexpected(switched.error());
         }
     }
+    // A failure from here on leaves the export as it was, its cache in its mode again.
+    const auto keepOld = [&](Error error) -> Expected<Json> {
+        if (hosted.engine) {
+            (void)hosted.engine->setWriteMode(config.cache.mode);
+        }
+        return std::unexpected(std::move(error));
+    };
     if (auto flushed = current->flush(); !flushed) {
-        return std::unexpected(flushed.error());
+        return keepOld(flushed.error());
     }
-    if (::truncate(hosted.config.backing.c_str(), static_cast<off_t>(newSize)) != 0) {
-        return failErrno(errno, fmt::format("resizing {}", hosted.config.backing.string()));
+    if (auto resized = backing->setFileSize(newSize); !resized) {
+        return keepOld(resized.error());
     }
-    auto backing = openBacking(hosted.config);
-    if (!backing) {
-        return std::unexpected(backing.error());
-    }
-    auto served = makeServedStore(config, hosted.config, std::move(*backing));
+    auto served = makeServedStore(config, hosted.config,
+                                  std::make_unique<cachectl::FileBlockStore>(std::move(*backing)));
     if (!served) {
-        return std::unexpected(served.error());
+        return keepOld(served.error());
     }
     hosted.exported->replaceStore(served->store, cacheModeOf(*served));
     hosted.engine = served->engine;

@@ -45,6 +45,8 @@ private:
         // m_controlMutex (export resize replaces it).
         std::shared_ptr<cachectl::engine::CacheEngine> engine;
         bool blockDevice = false;
+        // The backing file's st_dev and st_ino when the daemon opened it.
+        std::pair<std::uint64_t, std::uint64_t> identity;
     };
 
     explicit Daemon(DaemonConfig config);

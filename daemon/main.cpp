@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <sys/stat.h>
 
 #include "core/base/bytes.h"
 #include "core/base/log.h"
@@ -20,6 +21,8 @@
 #include "daemon/daemon.h"
 
 int main(int argc, char** argv) {
+    // Whatever mask the caller left (pkexec keeps it): files and sockets are private.
+    ::umask(077);
     using namespace ssdk;
     CLI::App app{"ssdkeeper-cached: serves cached block devices over NBD"};
     std::vector<std::string> exportSpecs;

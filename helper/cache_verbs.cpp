@@ -34,20 +34,20 @@ Expected<bool> boolArg(const Json& args, const char* key) {
 }
 
 // A partition or disk to cache, or a cache drive: a real block device, not the system disk.
+// Returns the device node that was validated (the path resolved once, in /dev), never the
+// path as given: a link a user owns (in /dev/shm) could point elsewhere by the time it is used.
 Expected<std::string> blockDeviceArg(const Json& args, const char* key, bool allowMounted) {
     auto path = stringArg(args, key, kMaxPathLength);
     if (!path) {
         return std::unexpected(path.error());
     }
-    auto device =
-        validateBlockDevice(*path, {.allowMounted = allowMounted, .allowSystemDisk = false});
-    if (!device) {
+    auto validated =
+        validateBlockDeviceNode(*path, {.allowMounted = allowMounted, .allowSystemDisk = false});
+    if (!validated) {
         return std::unexpected(
-            Error(device.error()).addContext(std::string("argument '") + key + "'"));
+            Error(validated.error()).addContext(std::string("argument '") + key + "'"));
     }
-    std::error_code error;
-    const auto resolved = std::filesystem::canonical(*path, error);
-    return error ? *path : resolved.string();
+    return validated->node;
 }
 
 Expected<Json> recordResult(Expected<CacheRecord> record) {

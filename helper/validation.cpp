@@ -71,8 +71,8 @@ Expected<std::uint64_t> unsignedArg(const Json& args, std::string_view key,
     return args.contains(key) ? unsignedArg(args, key) : Expected<std::uint64_t>(fallback);
 }
 
-Expected<device::Device> validateBlockDevice(std::string_view path, const DeviceRules& rules,
-                                             const device::Discovery& discovery) {
+Expected<ValidatedNode> validateBlockDeviceNode(std::string_view path, const DeviceRules& rules,
+                                                const device::Discovery& discovery) {
     const std::string given(path);
     if (given.empty() || given.size() > kMaxPathLength) {
         return fail(ErrorCode::InvalidArgument, "a device path must have 1 to 4096 characters");
@@ -81,6 +81,8 @@ Expected<device::Device> validateBlockDevice(std::string_view path, const Device
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("'{}' is not a device path under /dev", given));
     }
+    // Resolved here, once; from then on only the node is looked at and handed on. The node is
+    // directly in /dev, which only root changes.
     char resolved[PATH_MAX];
     if (::realpath(given.c_str(), resolved) == nullptr) {
         return failErrno(errno, fmt::format("resolving {}", given));
@@ -113,20 +115,39 @@ Expected<device::Device> validateBlockDevice(std::string_view path, const Device
     }
     if (!rules.allowSystemDisk && device->holdsRootFilesystem()) {
         return fail(ErrorCode::PermissionDenied,
-                    fmt::format("{} holds the running system's root filesystem; refusing", real));
+                    fmt::format("{} holds the running system's root filesystem (or /usr, /boot or "
+                                "swap, directly or under LVM, LUKS or RAID); refusing",
+                                real));
     }
     if (!rules.allowMounted && device->inUse()) {
         return fail(ErrorCode::Busy, fmt::format("{} (or one of its partitions) is mounted or in "
                                                  "use; unmount it first",
                                                  device->path));
     }
-    return device;
+    return ValidatedNode{real, std::move(*device)};
+}
+
+Expected<ValidatedNode> validateBlockDeviceNode(std::string_view path, const DeviceRules& rules) {
+    const SysfsRoot root;
+    return validateBlockDeviceNode(path, rules,
+                                   device::Discovery(root, device::makeSystemFsProber(root)));
+}
+
+Expected<device::Device> validateBlockDevice(std::string_view path, const DeviceRules& rules,
+                                             const device::Discovery& discovery) {
+    auto validated = validateBlockDeviceNode(path, rules, discovery);
+    if (!validated) {
+        return std::unexpected(validated.error());
+    }
+    return std::move(validated->device);
 }
 
 Expected<device::Device> validateBlockDevice(std::string_view path, const DeviceRules& rules) {
-    const SysfsRoot root;
-    return validateBlockDevice(path, rules,
-                               device::Discovery(root, device::makeSystemFsProber(root)));
+    auto validated = validateBlockDeviceNode(path, rules);
+    if (!validated) {
+        return std::unexpected(validated.error());
+    }
+    return std::move(validated->device);
 }
 
 } // namespace ssdk::helper

@@ -26,7 +26,7 @@ Expected<std::uint64_t> unsignedArg(const Json& args, std::string_view key, std:
 // What a verb tolerates about the device it acts on.
 struct DeviceRules {
     bool allowMounted = false;    // the device or a partition may be mounted
-    bool allowSystemDisk = false; // the device may hold "/"
+    bool allowSystemDisk = false; // the device may hold the system (Device::holdsRootFilesystem)
 };
 
 // Checks a device path from a request: absolute, under /dev after resolving symlinks, a block
@@ -39,5 +39,16 @@ Expected<device::Device> validateBlockDevice(std::string_view path, const Device
                                              const device::Discovery& discovery);
 // The same against the live system.
 Expected<device::Device> validateBlockDevice(std::string_view path, const DeviceRules& rules);
+
+// A device path resolved once and validated as resolved: `node` is the device node in /dev
+// that was checked (no symbolic link left in it), for the verb to use instead of the path it
+// was given, which a user may point elsewhere at any moment (a link in /dev/shm).
+struct ValidatedNode {
+    std::string node;
+    device::Device device; // the whole device, as validateBlockDevice returns it
+};
+Expected<ValidatedNode> validateBlockDeviceNode(std::string_view path, const DeviceRules& rules,
+                                                const device::Discovery& discovery);
+Expected<ValidatedNode> validateBlockDeviceNode(std::string_view path, const DeviceRules& rules);
 
 } // namespace ssdk::helper

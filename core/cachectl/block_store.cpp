@@ -60,22 +60,34 @@ Expected<void> MemoryBlockStore::writeZeroes(std::uint64_t offset, std::uint64_t
 }
 
 FileBlockStore::FileBlockStore(UniqueFd fd, std::filesystem::path path, std::uint64_t size,
-                               std::uint32_t blockSize, bool isBlockDevice)
+                               std::uint32_t blockSize, bool isBlockDevice,
+                               std::pair<std::uint64_t, std::uint64_t> identity)
     : m_fd(std::move(fd))
     , m_path(std::move(path))
     , m_size(size)
     , m_blockSize(blockSize)
-    , m_isBlockDevice(isBlockDevice) {}
+    , m_isBlockDevice(isBlockDevice)
+    , m_identity(identity) {}
 
 Expected<FileBlockStore> FileBlockStore::open(const std::filesystem::path& path) {
-    UniqueFd fd(::open(path.c_str(), O_RDWR | O_CLOEXEC));
+    // O_NONBLOCK: opening a FIFO someone put there must not hang; it is refused below.
+    UniqueFd fd(::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK));
     if (!fd.valid()) {
+        if (errno == ELOOP) {
+            return fail(ErrorCode::PermissionDenied,
+                        path.string() + " is a symbolic link; give the device or file itself");
+        }
         return failErrno(errno, "opening " + path.string());
     }
     struct stat info {};
     if (::fstat(fd.get(), &info) != 0) {
         return failErrno(errno, "checking " + path.string());
     }
+    const int flags = ::fcntl(fd.get(), F_GETFL);
+    if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        return failErrno(errno, "setting up " + path.string());
+    }
+    const std::pair<std::uint64_t, std::uint64_t> identity{info.st_dev, info.st_ino};
     if (S_ISBLK(info.st_mode)) {
         std::uint64_t size = 0;
         int sectorSize = 0;
@@ -84,14 +96,37 @@ Expected<FileBlockStore> FileBlockStore::open(const std::filesystem::path& path)
             return failErrno(errno, "reading the size of " + path.string());
         }
         return FileBlockStore(std::move(fd), path, size, static_cast<std::uint32_t>(sectorSize),
-                              true);
+                              true, identity);
     }
     if (!S_ISREG(info.st_mode)) {
         return fail(ErrorCode::InvalidArgument,
                     path.string() + " is neither a block device nor a regular file");
     }
-    return FileBlockStore(std::move(fd), path, static_cast<std::uint64_t>(info.st_size), 512,
-                          false);
+    if (info.st_uid != ::geteuid()) {
+        return fail(ErrorCode::PermissionDenied,
+                    fmt::format("{} belongs to uid {}: only files of uid {} (this process) and "
+                                "block devices are served",
+                                path.string(), info.st_uid, ::geteuid()));
+    }
+    if (info.st_nlink != 1) {
+        return fail(ErrorCode::PermissionDenied,
+                    fmt::format("{} has {} hard links: only a file with one name is served",
+                                path.string(), info.st_nlink));
+    }
+    return FileBlockStore(std::move(fd), path, static_cast<std::uint64_t>(info.st_size), 512, false,
+                          identity);
+}
+
+Expected<void> FileBlockStore::setFileSize(std::uint64_t size) {
+    if (m_isBlockDevice) {
+        return fail(ErrorCode::Unsupported,
+                    m_path.string() + " is a block device: its size is the device's");
+    }
+    if (::ftruncate(m_fd.get(), static_cast<off_t>(size)) != 0) {
+        return failErrno(errno, fmt::format("resizing {} to {} bytes", m_path.string(), size));
+    }
+    m_size = size;
+    return {};
 }
 
 Expected<void> FileBlockStore::read(std::uint64_t offset, std::span<std::byte> out) {

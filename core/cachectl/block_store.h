@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <mutex>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/base/error.h"
@@ -67,8 +68,20 @@ private:
 // FALLOC_FL_ZERO_RANGE, falling back to writing zeroes.
 class FileBlockStore final : public BlockStore {
 public:
-    // Opens path read-write (O_DIRECT is not used: callers align nothing).
+    // Opens path read-write (O_DIRECT is not used: callers align nothing) and never through a
+    // symbolic link at its last component (O_NOFOLLOW). Accepted: a block device, or a regular
+    // file owned by the process's effective uid with exactly one link. So ssdkeeper-cached,
+    // running as root, serves no file an unprivileged user created, swapped in by a symlink or
+    // hard-linked to a file of root's; for a daemon of another user it is that user's own
+    // file. Anything else is PermissionDenied or InvalidArgument, naming why.
     static Expected<FileBlockStore> open(const std::filesystem::path& path);
+
+    bool isBlockDevice() const { return m_isBlockDevice; }
+    // The opened file's st_dev and st_ino: whether a later open reached the same file.
+    std::pair<std::uint64_t, std::uint64_t> identity() const { return m_identity; }
+    // A regular file only: truncates or extends the file through the open descriptor (not by
+    // its path) and serves the new size. Call before the store is shared.
+    Expected<void> setFileSize(std::uint64_t size);
 
     std::uint64_t size() const override { return m_size; }
     std::uint32_t blockSize() const override { return m_blockSize; }
@@ -80,7 +93,8 @@ public:
 
 private:
     FileBlockStore(UniqueFd fd, std::filesystem::path path, std::uint64_t size,
-                   std::uint32_t blockSize, bool isBlockDevice);
+                   std::uint32_t blockSize, bool isBlockDevice,
+                   std::pair<std::uint64_t, std::uint64_t> identity);
     Expected<void> writeZeroesByWriting(std::uint64_t offset, std::uint64_t length);
 
     UniqueFd m_fd;
@@ -88,6 +102,7 @@ private:
     std::uint64_t m_size;
     std::uint32_t m_blockSize;
     bool m_isBlockDevice;
+    std::pair<std::uint64_t, std::uint64_t> m_identity;
 };
 
 } // namespace ssdk::cachectl

@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "core/base/log.h"
+#include "core/base/private_dir.h"
 #include "core/base/unique_fd.h"
+#include "core/cachectl/nbd/socket_io.h"
 
 extern char** environ;
 
@@ -160,6 +162,10 @@ Expected<Json> controlRequest(const std::filesystem::path& socket, const Json& r
     if (::connect(fd.get(), reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) {
         return failErrno(errno, "connecting to " + path);
     }
+    // Only a daemon of root (or of this user) is believed.
+    if (auto peer = nbd::checkUnixPeer(fd.get()); !peer) {
+        return std::unexpected(std::move(peer.error()).addContext("talking to " + path));
+    }
     timeval timeout{30, 0};
     ::setsockopt(fd.get(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
     const std::string line = request.dump() + "\n";
@@ -299,8 +305,12 @@ Expected<ActiveCache> EngineBackend::enable(const CachePlan& plan) {
     if (!nbd) {
         return std::unexpected(nbd.error());
     }
-    std::error_code ignored;
-    std::filesystem::create_directories(m_runDir, ignored);
+    // The daemon's sockets and log: in a directory only root can change, 0700 whatever the
+    // umask (an existing one of another owner, writable by others or a symlink is refused).
+    if (auto ready = ensurePrivateDirectory(m_runDir); !ready) {
+        return std::unexpected(
+            std::move(ready.error()).addContext("preparing the engine's run directory"));
+    }
     const auto argv = engineDaemonArgv(*daemonPath(), plan, m_runDir);
     const std::filesystem::path logPath = m_runDir / (plan.name + ".log");
 
@@ -308,7 +318,7 @@ Expected<ActiveCache> EngineBackend::enable(const CachePlan& plan) {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, logPath.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
+                                     O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
     posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);

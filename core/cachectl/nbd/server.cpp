@@ -142,6 +142,10 @@ void Server::acceptLoop(int listenFd) {
             }
             continue;
         }
+        if (auto peer = checkUnixPeer(client.get()); !peer) {
+            logger->warn("refusing an NBD connection: {}", peer.error().describe());
+            continue;
+        }
         const int on = 1;
         ::setsockopt(client.get(), IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
         // Room for a whole large read reply (up to net.core.wmem_max): a 1 MiB reply then

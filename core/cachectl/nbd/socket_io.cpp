@@ -10,6 +10,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "core/base/private_dir.h"
+
 namespace ssdk::cachectl::nbd {
 
 Expected<std::size_t> readFull(int fd, std::span<std::byte> out) {
@@ -184,6 +186,13 @@ Expected<UniqueFd> listenUnixSocket(const std::filesystem::path& path) {
     if (!address) {
         return std::unexpected(address.error());
     }
+    const std::filesystem::path directory =
+        path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    if (auto check = checkPrivateDirectory(directory); !check) {
+        return std::unexpected(
+            std::move(check.error())
+                .addContext(fmt::format("checking the directory of socket {}", path.string())));
+    }
     struct stat info {};
     if (::lstat(path.c_str(), &info) == 0) {
         if (!S_ISSOCK(info.st_mode)) {
@@ -200,13 +209,46 @@ Expected<UniqueFd> listenUnixSocket(const std::filesystem::path& path) {
     if (!fd.valid()) {
         return failErrno(errno, "creating a Unix socket");
     }
+    // Linux gives the bound file the socket inode's mode less the umask: 0600 from the start,
+    // with no moment at which others could connect.
+    if (::fchmod(fd.get(), 0600) != 0) {
+        return failErrno(errno, fmt::format("setting the mode of socket {}", path.string()));
+    }
     if (::bind(fd.get(), reinterpret_cast<sockaddr*>(&*address), sizeof(*address)) != 0) {
         return failErrno(errno, fmt::format("binding {}", path.string()));
+    }
+    if (::lstat(path.c_str(), &info) != 0 || !S_ISSOCK(info.st_mode) || (info.st_mode & 077) != 0) {
+        ::unlink(path.c_str());
+        return fail(ErrorCode::PermissionDenied,
+                    fmt::format("socket {} was not created private (mode 0600)", path.string()));
     }
     if (::listen(fd.get(), 64) != 0) {
         return failErrno(errno, fmt::format("listening on {}", path.string()));
     }
     return fd;
+}
+
+Expected<void> checkUnixPeer(int fd) {
+    sockaddr_storage local{};
+    socklen_t length = sizeof(local);
+    if (::getsockname(fd, reinterpret_cast<sockaddr*>(&local), &length) != 0) {
+        return failErrno(errno, "checking a connection's socket");
+    }
+    if (local.ss_family != AF_UNIX) {
+        return {};
+    }
+    ucred peer{};
+    socklen_t size = sizeof(peer);
+    if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &size) != 0) {
+        return failErrno(errno, "reading the peer credentials of a Unix socket connection");
+    }
+    if (!peerUidAllowed(peer.uid, ::geteuid())) {
+        return fail(ErrorCode::PermissionDenied,
+                    fmt::format("a process of uid {} (pid {}) connected; only root and uid {} "
+                                "are served",
+                                peer.uid, peer.pid, ::geteuid()));
+    }
+    return {};
 }
 
 } // namespace ssdk::cachectl::nbd

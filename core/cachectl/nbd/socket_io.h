@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <span>
+#include <sys/types.h>
 #include <sys/uio.h>
 #include <vector>
 
@@ -42,8 +43,22 @@ private:
 };
 
 // Binds and listens on a Unix stream socket at path. A stale socket file (nobody accepting)
-// is replaced; a live one is Busy; any other file there is left alone and Busy.
+// is replaced; a live one is Busy; any other file there is left alone and Busy. The socket's
+// directory must be private (core/base/private_dir.h; PermissionDenied otherwise) and the
+// socket file is made with mode 0600 whatever the umask: only root and this user can
+// connect, and nobody else can swap the file.
 Expected<UniqueFd> listenUnixSocket(const std::filesystem::path& path);
 Expected<UniqueFd> connectUnixSocket(const std::filesystem::path& path);
+
+// Ok when fd is a Unix socket whose peer (SO_PEERCRED, taken at connect) is root or this
+// process's effective uid, or when fd is not a Unix socket (loopback TCP: the caller's
+// choice); PermissionDenied naming the peer's uid and pid otherwise.
+Expected<void> checkUnixPeer(int fd);
+
+// Whether a Unix-socket peer with this uid may talk to a process running as selfEuid:
+// root (the helper, the kernel's nbd-client setup) or the same user.
+constexpr bool peerUidAllowed(uid_t peer, uid_t selfEuid) {
+    return peer == 0 || peer == selfEuid;
+}
 
 } // namespace ssdk::cachectl::nbd

@@ -6,6 +6,10 @@
 #include <libnbd.h>
 #include <random>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/base/json.h"
 #include "core/base/system_process_runner.h"
@@ -366,4 +370,114 @@ TEST_CASE("with a write-back LZ4 cache, data reads back, stats move, mode and fl
     daemon.process.signal(SIGTERM);
     CHECK(daemon.process.wait() == 0);
     CHECK(fileBytes(daemon.backing, 12 << 20, last.size()) == last);
+}
+
+namespace {
+
+std::string fileText(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// Connects to socket as another user (effective uid 65534, what SO_PEERCRED reports; file
+// system uid 0, so the socket's 0600 mode and its 0700 directory do not stop it first),
+// sends `send` and reports how many bytes came back before the daemon closed the
+// connection: 0 when it refused the peer. -1 when the child failed to connect.
+int bytesAnsweredToNobody(const std::filesystem::path& socket, const std::string& send) {
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        if (::syscall(SYS_setresuid, -1, 65534, -1) != 0) {
+            ::_exit(255);
+        }
+        ::syscall(SYS_setfsuid, 0);
+        auto fd = nbd::connectUnixSocket(socket);
+        if (!fd) {
+            ::_exit(255);
+        }
+        (void)::send(fd->get(), send.data(), send.size(), MSG_NOSIGNAL);
+        timeval timeout{5, 0};
+        ::setsockopt(fd->get(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+        char buffer[256];
+        const ssize_t n = ::read(fd->get(), buffer, sizeof(buffer));
+        if (n < 0 && errno == ECONNRESET) {
+            ::_exit(0); // closed with what it sent unread
+        }
+        ::_exit(n < 0 ? 254 : static_cast<int>(std::min<ssize_t>(n, 200)));
+    }
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    REQUIRE(WIFEXITED(status));
+    const int code = WEXITSTATUS(status);
+    INFO("child exit " << code);
+    REQUIRE(code != 254); // no answer and no close within 5 s
+    return code == 255 ? -1 : code;
+}
+
+} // namespace
+
+TEST_CASE("with umask 000 every socket the daemon makes is private") {
+    const mode_t previous = ::umask(0);
+    RunningDaemon daemon;
+    ::umask(previous);
+    for (const auto& socket : {daemon.socket, daemon.control}) {
+        struct stat info {};
+        REQUIRE(::lstat(socket.c_str(), &info) == 0);
+        INFO(socket << " mode " << std::oct << (info.st_mode & 07777));
+        CHECK(S_ISSOCK(info.st_mode));
+        CHECK((info.st_mode & 07777) == 0600);
+    }
+    // A socket directory others may enter or write to is refused with the reason.
+    const auto open = daemon.dir / "open";
+    std::filesystem::create_directory(open);
+    ::chmod(open.c_str(), 0777);
+    SystemProcessRunner runner;
+    auto shared =
+        runner.run(ProcessRequest{.argv = {kDaemon, "--export", "x=" + daemon.backing.string(),
+                                           "--socket", (open / "nbd.sock").string()}});
+    REQUIRE(shared);
+    CHECK(shared->exitCode == 1);
+    CHECK_THAT(shared->standardError, Catch::Contains("writable by group or others"));
+    CHECK_FALSE(std::filesystem::exists(open / "nbd.sock"));
+}
+
+TEST_CASE("only root and the daemon's own user are answered on its sockets (SO_PEERCRED)") {
+    std::signal(SIGPIPE, SIG_IGN);
+    RunningDaemon daemon;
+    // Root (the helper, nbd-client) is answered; uid 65534 is cut off unanswered.
+    CHECK(daemon.controlRequest(Json{{"cmd", "status"}})["ok"] == true);
+    CHECK(bytesAnsweredToNobody(daemon.control, "{\"cmd\":\"status\"}\n") == 0);
+    // The NBD server greets with NBDMAGIC before the client says anything.
+    CHECK(bytesAnsweredToNobody(daemon.socket, "") == 0);
+    CHECK(daemon.alive());
+    CHECK(daemon.controlRequest(Json{{"cmd", "status"}})["ok"] == true);
+    Client client(daemon.uri());
+    CHECK(nbd_get_size(client.handle) == 16 << 20);
+    const std::string log = fileText(daemon.dir / "daemon.log");
+    CHECK_THAT(log, Catch::Contains("refusing a control connection: a process of uid 65534"));
+    CHECK_THAT(log, Catch::Contains("refusing an NBD connection: a process of uid 65534"));
+}
+
+TEST_CASE("a root daemon serves no file of another user and follows no link to its export") {
+    RunningDaemon daemon;
+    SystemProcessRunner runner;
+    const auto foreign = daemon.dir / "foreign.img";
+    std::ofstream(foreign).close();
+    std::filesystem::resize_file(foreign, 1 << 20);
+    REQUIRE(::chown(foreign.c_str(), 65534, 65534) == 0);
+    auto refused =
+        runner.run(ProcessRequest{.argv = {kDaemon, "--export", "x=" + foreign.string(), "--socket",
+                                           (daemon.dir / "other.sock").string()}});
+    REQUIRE(refused);
+    CHECK(refused->exitCode == 1);
+    CHECK_THAT(refused->standardError, Catch::Contains("belongs to uid 65534"));
+
+    const auto link = daemon.dir / "link.img";
+    std::filesystem::create_symlink(daemon.backing, link);
+    auto linked =
+        runner.run(ProcessRequest{.argv = {kDaemon, "--export", "x=" + link.string(), "--socket",
+                                           (daemon.dir / "other.sock").string()}});
+    REQUIRE(linked);
+    CHECK(linked->exitCode == 1);
+    CHECK_THAT(linked->standardError, Catch::Contains("symbolic link"));
 }

@@ -681,3 +681,39 @@ TEST_CASE("bcache writes the sequential cutoff and writeback percent and restore
     CHECK(host.contents(sys + "sequential_cutoff") == "1572864");
     CHECK(host.contents(sys + "writeback_percent") == "10"); // the kernel default
 }
+
+TEST_CASE("the engine's run directory is private whatever the umask; a shared one is refused",
+          "[cache-backend]") {
+    ScratchHost host("engine-rundir");
+    // A daemon the fake host has and this machine does not: spawning it fails harmlessly.
+    const std::string daemon = "/opt/ssdk-no-such-dir/ssdkeeper-cached";
+    host.env.daemonCandidates = {daemon};
+    host.file(daemon, "");
+    host.module("nbd");
+    host.tool("nbd-client");
+    host.file("/sys/block/nbd0/size", "0\n");
+    host.runner.expect({daemon, "--help"}, ok("ssdkeeper-cached --cache-size BYTES\n"));
+    const auto run = host.dir / "run" / "ssdkeeper";
+    const mode_t previous = ::umask(0);
+    auto started = EngineBackend(host.env, run).enable(zramPlan());
+    ::umask(previous);
+    REQUIRE_FALSE(started);
+    CHECK_THAT(started.error().describe(), Catch::Contains("starting " + daemon));
+    struct stat info {};
+    REQUIRE(::lstat(run.c_str(), &info) == 0);
+    CHECK((info.st_mode & 07777) == 0700);
+
+    // Writable by others: they could put their own socket where the helper connects.
+    ::chmod(run.c_str(), 0777);
+    auto shared = EngineBackend(host.env, run).enable(zramPlan());
+    REQUIRE_FALSE(shared);
+    CHECK(shared.error().code() == ErrorCode::PermissionDenied);
+    CHECK_THAT(shared.error().describe(), Catch::Contains("run directory"));
+    ::chmod(run.c_str(), 0700);
+    // A symbolic link in its place is not followed.
+    std::filesystem::rename(run, host.dir / "run" / "real");
+    std::filesystem::create_directory_symlink(host.dir / "run" / "real", run);
+    auto linked = EngineBackend(host.env, run).enable(zramPlan());
+    REQUIRE_FALSE(linked);
+    CHECK_THAT(linked.error().describe(), Catch::Contains("symbolic link"));
+}

@@ -2,11 +2,15 @@
 // (status, stats, flush, mode, resize) against a daemon over a temporary file.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/base/unique_fd.h"
 #include "core/cachectl/nbd/socket_io.h"
 #include "daemon/control_server.h"
 #include "daemon/daemon.h"
@@ -342,4 +346,264 @@ TEST_CASE("cache options are validated") {
     config.cache.dirtyLow = 0.25;
     config.cache.cacheBytes = 100; // holds no block
     CHECK_FALSE(Daemon::create(config));
+}
+
+namespace {
+
+// The replies to everything sent on one control connection, one per line sent.
+std::vector<std::string> controlExchange(const std::filesystem::path& socket,
+                                         const std::string& lines, std::size_t expected) {
+    auto fd = cachectl::nbd::connectUnixSocket(socket);
+    REQUIRE(fd);
+    REQUIRE(cachectl::nbd::writeAll(fd->get(), std::as_bytes(std::span(lines))));
+    std::string answers;
+    while (static_cast<std::size_t>(std::count(answers.begin(), answers.end(), '\n')) < expected) {
+        char buffer[4096];
+        const ssize_t n = ::read(fd->get(), buffer, sizeof(buffer));
+        REQUIRE(n > 0);
+        answers.append(buffer, static_cast<std::size_t>(n));
+    }
+    std::vector<std::string> replies;
+    std::size_t start = 0;
+    for (std::size_t end = answers.find('\n'); end != std::string::npos;
+         start = end + 1, end = answers.find('\n', start)) {
+        replies.push_back(answers.substr(start, end - start));
+    }
+    return replies;
+}
+
+// Thread stacks mapped in this process: each has a 4 KiB inaccessible guard page below it
+// (glibc), kept until the thread is joined (and for a few cached stacks after).
+std::size_t stackGuardPages() {
+    std::ifstream maps("/proc/self/maps");
+    std::string line;
+    std::size_t guards = 0;
+    while (std::getline(maps, line)) {
+        unsigned long long begin = 0;
+        unsigned long long end = 0;
+        char perms[5] = {};
+        if (std::sscanf(line.c_str(), "%llx-%llx %4s", &begin, &end, perms) == 3 &&
+            std::string_view(perms) == "---p" && end - begin == 4096) {
+            ++guards;
+        }
+    }
+    return guards;
+}
+
+} // namespace
+
+TEST_CASE("control: a value of the wrong type or a throwing handler gets an error reply") {
+    const TempDir dir("ssdk-daemon-unit");
+    auto config = configIn(dir);
+    auto daemon = Daemon::create(config);
+    REQUIRE(daemon);
+    const ControlServer::Handler handler = [&](const Json& request) {
+        return (*daemon)->handleControl(request);
+    };
+    // A string where a bool belongs threw nlohmann's type_error out of the daemon.
+    Json reply;
+    REQUIRE_NOTHROW(reply = ControlServer::answerLine(
+                        R"({"cmd":"resize","size":8192,"allow_shrink":"yes"})", handler));
+    CHECK(reply["ok"] == false);
+    CHECK(reply["error"]["code"] == "invalid-argument");
+    CHECK_THAT(reply["error"]["message"].get<std::string>(), Catch::Contains("allow_shrink"));
+    CHECK(std::filesystem::file_size(config.exports[0].backing) == 1 << 20);
+
+    const ControlServer::Handler thrower = [](const Json&) -> Json {
+        throw std::runtime_error("boom");
+    };
+    REQUIRE_NOTHROW(reply = ControlServer::answerLine(R"({"cmd":"status"})", thrower));
+    CHECK(reply["ok"] == false);
+    CHECK(reply["error"]["code"] == "internal");
+    CHECK_THAT(reply["error"]["message"].get<std::string>(), Catch::Contains("boom"));
+
+    // Parsing 100 000 nested arrays overflowed the stack.
+    REQUIRE_NOTHROW(reply = ControlServer::answerLine(
+                        std::string(100000, '[') + std::string(100000, ']'), handler));
+    CHECK(reply["error"]["code"] == "parse");
+    // More than the machine's RAM is refused before the engine is asked.
+    auto cached = configIn(dir);
+    cached.socket = dir.path / "cached.sock";
+    cached.control.reset();
+    cached.cache.cacheBytes = 1 << 20;
+    auto withCache = Daemon::create(cached);
+    REQUIRE(withCache);
+    auto huge = (*withCache)->handleControl(Json{{"cmd", "resize"}, {"cache_size", 1ULL << 62}});
+    CHECK(huge["ok"] == false);
+    CHECK_THAT(huge["error"]["message"].get<std::string>(), Catch::Contains("RAM"));
+}
+
+TEST_CASE("the control socket survives bytes that are not UTF-8 and deep nesting") {
+    const TempDir dir("ssdk-daemon-unit");
+    auto config = configIn(dir);
+    auto daemon = Daemon::create(config);
+    REQUIRE(daemon);
+    (*daemon)->start();
+    // The parse error quoted the 0xFF byte, and dumping the reply threw in the serving thread:
+    // std::terminate, and a write-back cache's dirty blocks were gone.
+    const std::string lines = std::string("{\"cmd\":\"status\"\xff}\n") + std::string(60000, '[') +
+                              "\n" + "{\"cmd\":\"\xff\"}\n" + R"({"cmd":"flush","export":"di)" +
+                              "\xfe" + "sk\"}\n" + "{\"cmd\":\"status\"}\n";
+    const auto replies = controlExchange(*config.control, lines, 5);
+    REQUIRE(replies.size() == 5);
+    std::vector<Json> parsed;
+    for (const auto& line : replies) {
+        auto json = parseJson(line, "reply");
+        REQUIRE(json);
+        parsed.push_back(*json);
+    }
+    CHECK(parsed[0]["error"]["code"] == "parse");
+    CHECK(parsed[1]["error"]["code"] == "parse");
+    CHECK(parsed[2]["error"]["code"] == "parse");
+    CHECK(parsed[3]["error"]["code"] == "parse");
+    CHECK(parsed[4]["ok"] == true);
+    REQUIRE((*daemon)->shutdown());
+}
+
+TEST_CASE("control connections that ended give their threads back") {
+    const TempDir dir("ssdk-daemon-unit");
+    auto config = configIn(dir);
+    auto daemon = Daemon::create(config);
+    REQUIRE(daemon);
+    (*daemon)->start();
+    REQUIRE(controlExchange(*config.control, "{\"cmd\":\"status\"}\n", 1).size() == 1);
+    const std::size_t before = stackGuardPages();
+    // Each connection had a thread that was joined only at shutdown, keeping its 8 MiB stack:
+    // a client polling once a second exhausted the daemon within days.
+    for (int i = 0; i < 64; ++i) {
+        REQUIRE(controlExchange(*config.control, "{\"cmd\":\"status\"}\n", 1).size() == 1);
+    }
+    const std::size_t after = stackGuardPages();
+    INFO("thread stacks " << before << " -> " << after);
+    CHECK(after < before + 16);
+    REQUIRE((*daemon)->shutdown());
+}
+
+TEST_CASE("exports are opened without following links: block devices and own files only") {
+    const TempDir dir("ssdk-daemon-unit");
+    auto config = configIn(dir);
+    const auto disk = config.exports[0].backing;
+
+    config.exports[0].backing = dir.path / "link.img";
+    std::filesystem::create_symlink(disk, config.exports[0].backing);
+    auto linked = Daemon::create(config);
+    REQUIRE_FALSE(linked);
+    CHECK(linked.error().code() == ErrorCode::PermissionDenied);
+    CHECK_THAT(linked.error().describe(), Catch::Contains("symbolic link"));
+    CHECK_FALSE(std::filesystem::exists(config.socket));
+
+    // A hard link could name a file of root's in a directory its owner can write.
+    config.exports[0].backing = disk;
+    std::filesystem::create_hard_link(disk, dir.path / "second.img");
+    auto hardLinked = Daemon::create(config);
+    REQUIRE_FALSE(hardLinked);
+    CHECK_THAT(hardLinked.error().describe(), Catch::Contains("2 hard links"));
+    std::filesystem::remove(dir.path / "second.img");
+
+    config.exports[0].backing = "/dev/null";
+    auto character = Daemon::create(config);
+    REQUIRE_FALSE(character);
+    CHECK_THAT(character.error().describe(),
+               Catch::Contains("neither a block device nor a regular file"));
+
+    config.exports[0].backing = disk;
+    auto daemon = Daemon::create(config);
+    REQUIRE(daemon);
+    CHECK((*daemon)->handleControl(Json{{"cmd", "status"}})["exports"][0]["backing_kind"] ==
+          "file");
+}
+
+TEST_CASE("resize works on the file the export opened, not on what its path names now") {
+    const TempDir dir("ssdk-daemon-unit");
+    auto config = configIn(dir);
+    const auto disk = config.exports[0].backing;
+    auto daemon = Daemon::create(config);
+    REQUIRE(daemon);
+    const auto victim = dir.path / "victim.img";
+    std::ofstream(victim).close();
+    std::filesystem::resize_file(victim, 1 << 20);
+
+    // The path became a link to another file: truncate(2) followed it.
+    std::filesystem::rename(disk, dir.path / "moved.img");
+    std::filesystem::create_symlink(victim, disk);
+    auto viaLink = (*daemon)->handleControl(Json{{"cmd", "resize"}, {"size", 2 << 20}});
+    CHECK(viaLink["ok"] == false);
+    CHECK(std::filesystem::file_size(victim) == 1 << 20);
+
+    // Another regular file in its place: not the export's file, left alone.
+    std::filesystem::remove(disk);
+    std::filesystem::copy_file(victim, disk);
+    auto swapped = (*daemon)->handleControl(Json{{"cmd", "resize"}, {"size", 2 << 20}});
+    CHECK(swapped["ok"] == false);
+    CHECK(swapped["error"]["code"] == "busy");
+    CHECK(std::filesystem::file_size(disk) == 1 << 20);
+
+    // Back in place, the resize goes through.
+    std::filesystem::remove(disk);
+    std::filesystem::rename(dir.path / "moved.img", disk);
+    auto grown = (*daemon)->handleControl(Json{{"cmd", "resize"}, {"size", 2 << 20}});
+    CHECK(grown["ok"] == true);
+    CHECK(std::filesystem::file_size(disk) == 2 << 20);
+}
+
+TEST_CASE("sockets are made private whatever the umask, and only in a private directory") {
+    const TempDir dir("ssdk-daemon-unit");
+    auto config = configIn(dir);
+    const mode_t previous = ::umask(0);
+    auto daemon = Daemon::create(config);
+    ::umask(previous);
+    REQUIRE(daemon);
+    for (const auto& socket : {config.socket, *config.control}) {
+        struct stat info {};
+        REQUIRE(::lstat(socket.c_str(), &info) == 0);
+        INFO(socket << " mode " << std::oct << (info.st_mode & 07777));
+        CHECK(S_ISSOCK(info.st_mode));
+        CHECK((info.st_mode & 07777) == 0600);
+    }
+    REQUIRE((*daemon)->shutdown());
+
+    // A directory others can enter or write to, or a link to a private one, is refused.
+    const auto open = dir.path / "open";
+    std::filesystem::create_directory(open);
+    ::chmod(open.c_str(), 0755);
+    config.socket = open / "nbd.sock";
+    auto shared = Daemon::create(config);
+    REQUIRE_FALSE(shared);
+    CHECK(shared.error().code() == ErrorCode::PermissionDenied);
+    CHECK_THAT(shared.error().describe(), Catch::Contains("group or others have access"));
+    CHECK_FALSE(std::filesystem::exists(config.socket));
+
+    const auto link = dir.path / "link";
+    const auto inner = dir.path / "private";
+    std::filesystem::create_directory(inner);
+    ::chmod(inner.c_str(), 0700);
+    std::filesystem::create_directory_symlink(inner, link);
+    config.socket = link / "nbd.sock";
+    auto linked = Daemon::create(config);
+    REQUIRE_FALSE(linked);
+    CHECK_THAT(linked.error().describe(), Catch::Contains("symbolic link"));
+
+    config.socket = dir.path / "nbd.sock";
+    config.control = open / "control.sock";
+    auto control = Daemon::create(config);
+    REQUIRE_FALSE(control);
+    CHECK_THAT(control.error().describe(), Catch::Contains("control.sock"));
+}
+
+TEST_CASE("socket peers: root and the daemon's own user only") {
+    CHECK(cachectl::nbd::peerUidAllowed(0, 1000));
+    CHECK(cachectl::nbd::peerUidAllowed(1000, 1000));
+    CHECK_FALSE(cachectl::nbd::peerUidAllowed(1001, 1000));
+    CHECK(cachectl::nbd::peerUidAllowed(0, 0));
+    CHECK_FALSE(cachectl::nbd::peerUidAllowed(65534, 0));
+    // A connection of this very process passes; a TCP one is left to the caller.
+    const TempDir dir("ssdk-daemon-unit");
+    auto listener = cachectl::nbd::listenUnixSocket(dir.path / "peer.sock");
+    REQUIRE(listener);
+    auto client = cachectl::nbd::connectUnixSocket(dir.path / "peer.sock");
+    REQUIRE(client);
+    UniqueFd accepted(::accept4(listener->get(), nullptr, nullptr, SOCK_CLOEXEC));
+    REQUIRE(accepted.valid());
+    CHECK(cachectl::nbd::checkUnixPeer(accepted.get()));
+    CHECK(cachectl::nbd::checkUnixPeer(client->get()));
 }
