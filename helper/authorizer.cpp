@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <unistd.h>
+#include <vector>
 
 #include "core/base/sysfs_root.h"
 
@@ -13,6 +14,11 @@ Caller detectCaller() {
     Caller caller;
     caller.pid = ::getppid();
     caller.uid = ::getuid();
+    // The start time belongs to the caller only if the parent is still the same process
+    // after it was read: a parent that died meanwhile makes us a child of a reaper.
+    if (auto startTime = processStartTime(caller.pid); startTime && ::getppid() == caller.pid) {
+        caller.startTime = std::move(*startTime);
+    }
     if (const char* pkexecUid = std::getenv("PKEXEC_UID"); pkexecUid != nullptr) {
         unsigned value = 0;
         const std::string_view text(pkexecUid);
@@ -60,19 +66,38 @@ PolkitAuthorizer::PolkitAuthorizer(Caller caller, ProcessRunner& runner)
     : m_caller(caller)
     , m_runner(runner) {}
 
+bool isSafeDetail(std::string_view text) {
+    return !text.empty() && text.size() <= kMaxDetailLength && text.front() != '-' &&
+           std::ranges::all_of(text, [](char c) { return c >= 0x20 && c < 0x7f; });
+}
+
 Expected<void> PolkitAuthorizer::authorize(const std::string& action) {
+    return authorizeWithDetails(action, {});
+}
+
+Expected<void> PolkitAuthorizer::authorizeWithDetails(const std::string& action,
+                                                      const AuthDetails& details) {
     if (m_caller.uid == 0) {
         return {};
     }
-    auto startTime = processStartTime(m_caller.pid);
-    if (!startTime) {
-        return std::unexpected(Error(startTime.error()).addContext("identifying the caller"));
+    if (m_caller.startTime.empty()) {
+        return fail(ErrorCode::PermissionDenied,
+                    "the process that started the helper (pid " + std::to_string(m_caller.pid) +
+                        ") could not be identified; not asking polkit about " + action);
     }
-    const std::string subject =
-        std::to_string(m_caller.pid) + "," + *startTime + "," + std::to_string(m_caller.uid);
-    auto result = m_runner.run({.argv = {"pkcheck", "--action-id", action, "--process", subject,
-                                         "--allow-user-interaction"},
-                                .timeout = std::chrono::minutes(5)});
+    const std::string subject = std::to_string(m_caller.pid) + "," + m_caller.startTime + "," +
+                                std::to_string(m_caller.uid);
+    std::vector<std::string> argv{"pkcheck", "--action-id", action, "--process", subject};
+    for (const auto& [key, value] : details) {
+        const bool keyIsName =
+            !key.empty() && key.size() <= 32 &&
+            std::ranges::all_of(key, [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; });
+        if (keyIsName && isSafeDetail(value)) {
+            argv.insert(argv.end(), {"--detail", key, value});
+        }
+    }
+    argv.emplace_back("--allow-user-interaction");
+    auto result = m_runner.run({.argv = std::move(argv), .timeout = std::chrono::minutes(5)});
     if (!result) {
         return std::unexpected(Error(result.error()).addContext("asking polkit about " + action));
     }

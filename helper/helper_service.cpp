@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "core/base/log.h"
+#include "core/device/discovery.h"
 
 namespace ssdk::helper {
 
@@ -11,7 +12,7 @@ namespace {
 // The id of a request that failed to decode, when it has a readable one, so the client can
 // match the error to its call.
 std::uint64_t salvageId(std::string_view line) {
-    if (line.size() > rpc::kMaxLineBytes) {
+    if (line.size() > rpc::kMaxLineBytes || rpc::nestsDeeperThan(line, rpc::kMaxNestingDepth)) {
         return 0;
     }
     auto json = parseJson(line, "the request");
@@ -22,10 +23,27 @@ std::uint64_t salvageId(std::string_view line) {
     return id != json->end() && id->is_number_unsigned() ? id->get<std::uint64_t>() : 0;
 }
 
+// The response when even an error response could not be built (out of memory): written by
+// hand, so it cannot fail again.
+constexpr std::string_view kLastResortResponse =
+    R"({"id":0,"ok":false,"error":{"code":"internal","message":"the helper could not handle )"
+    R"(this request","context":[]}})"
+    "\n";
+
+constexpr std::string_view kUnprintablePath = "(unprintable path)";
+
 } // namespace
 
-HelperService::HelperService(Authorizer& authorizer)
-    : m_authorizer(authorizer) {}
+DriveDescriber liveDriveDescriber() {
+    return [](const std::string& devicePath) {
+        const SysfsRoot root;
+        return device::Discovery(root, nullptr).describeDrive(devicePath);
+    };
+}
+
+HelperService::HelperService(Authorizer& authorizer, DriveDescriber describeDrive)
+    : m_authorizer(authorizer)
+    , m_describeDrive(std::move(describeDrive)) {}
 
 void HelperService::add(Verb verb) {
     auto name = verb.name;
@@ -46,20 +64,60 @@ const Verb* HelperService::find(std::string_view name) const {
 }
 
 std::string HelperService::handleLine(std::string_view line, const EventSink& events) {
+    try {
+        return handleLineOrThrow(line, events);
+    } catch (const std::exception& error) {
+        try {
+            log::get("helper")->error("a request could not be handled: {}",
+                                      rpc::printable(error.what()));
+            return rpc::encode(rpc::Response{
+                0, fail(ErrorCode::Internal, "the helper could not handle this request: " +
+                                                 rpc::printable(error.what()))});
+        } catch (...) {
+            return std::string(kLastResortResponse);
+        }
+    } catch (...) {
+        return std::string(kLastResortResponse);
+    }
+}
+
+std::string HelperService::handleLineOrThrow(std::string_view line, const EventSink& events) {
     if (const auto cancelled = rpc::decodeCancel(line)) {
         log::get("helper")->debug("cancel of request {} arrived after it finished", *cancelled);
         return {};
     }
     auto request = rpc::decodeRequest(line);
     if (!request) {
-        log::get("helper")->warn("malformed request: {}", request.error().describe());
+        log::get("helper")->warn("malformed request: {}",
+                                 rpc::printable(request.error().describe(), 400));
         return rpc::encode(rpc::Response{salvageId(line), std::unexpected(request.error())});
     }
     auto result = dispatch(*request, events);
     if (!result) {
-        log::get("helper")->info("{} failed: {}", request->verb, result.error().describe());
+        log::get("helper")->info("{} failed: {}", request->verb,
+                                 rpc::printable(result.error().describe(), 400));
     }
     return rpc::encode(rpc::Response{request->id, std::move(result)});
+}
+
+AuthDetails HelperService::detailsFor(const rpc::Request& request) const {
+    AuthDetails details;
+    const auto device = request.args.find("device");
+    if (device == request.args.end() || !device->is_string()) {
+        return details;
+    }
+    const auto& path = device->get_ref<const std::string&>();
+    if (!isSafeDetail(path)) {
+        details.emplace("device", kUnprintablePath);
+        return details;
+    }
+    details.emplace("device", path);
+    if (m_describeDrive && path.starts_with("/dev/")) {
+        if (auto drive = m_describeDrive(path); isSafeDetail(drive)) {
+            details.emplace("drive", std::move(drive));
+        }
+    }
+    return details;
 }
 
 Expected<Json> HelperService::dispatch(const rpc::Request& request, const EventSink& events) {
@@ -67,7 +125,9 @@ Expected<Json> HelperService::dispatch(const rpc::Request& request, const EventS
     if (verb == m_verbs.end()) {
         return fail(ErrorCode::InvalidArgument, "unknown verb '" + request.verb + "'");
     }
-    if (auto allowed = m_authorizer.authorize(verb->second.polkitAction); !allowed) {
+    if (auto allowed =
+            m_authorizer.authorizeWithDetails(verb->second.polkitAction, detailsFor(request));
+        !allowed) {
         return std::unexpected(Error(allowed.error()).addContext(request.verb));
     }
     const VerbEvents verbEvents = [&events, id = request.id](const std::string& name,
@@ -76,11 +136,13 @@ Expected<Json> HelperService::dispatch(const rpc::Request& request, const EventS
             events(rpc::Event{id, name, data});
         }
     };
-    log::get("helper")->info("{} {}", request.verb, request.args.dump());
+    log::get("helper")->info("{} {}", request.verb, rpc::printableJson(request.args, 400));
     try {
         return withContext(verb->second.handler(request.args, verbEvents), request.verb);
     } catch (const std::exception& error) {
         return fail(ErrorCode::Internal, request.verb + " failed unexpectedly: " + error.what());
+    } catch (...) {
+        return fail(ErrorCode::Internal, request.verb + " failed unexpectedly");
     }
 }
 

@@ -32,11 +32,21 @@ struct Verb {
 // Receives the events of the request being handled, before its response.
 using EventSink = std::function<void(const rpc::Event&)>;
 
+// Names the drive behind a device path for the polkit dialog ("Samsung SSD 970 (S4EV…)"), or
+// "" when it cannot tell. Runs before authorization: it may only read (sysfs), never open the
+// device. liveDriveDescriber reads this machine's sysfs.
+using DriveDescriber = std::function<std::string(const std::string& devicePath)>;
+DriveDescriber liveDriveDescriber();
+
 // The helper's logic without I/O: a registry of narrow verbs, each authorized through the
 // Authorizer before it runs. There is no generic command verb, by design.
+// A request's "device" argument, when it is a string, is shown in the polkit dialog as the
+// details "device" (the path) and "drive" (the describer's answer), both limited to printable
+// ASCII (see isSafeDetail); a path that is not is shown as "(unprintable path)".
 class HelperService {
 public:
-    explicit HelperService(Authorizer& authorizer);
+    explicit HelperService(Authorizer& authorizer,
+                           DriveDescriber describeDrive = liveDriveDescriber());
 
     void add(Verb verb);
     std::vector<std::string> verbNames() const;
@@ -52,9 +62,12 @@ public:
     std::string handleLine(std::string_view line, const EventSink& events = {});
 
 private:
+    std::string handleLineOrThrow(std::string_view line, const EventSink& events);
     Expected<Json> dispatch(const rpc::Request& request, const EventSink& events);
+    AuthDetails detailsFor(const rpc::Request& request) const;
 
     Authorizer& m_authorizer;
+    DriveDescriber m_describeDrive;
     std::map<std::string, Verb, std::less<>> m_verbs;
 };
 

@@ -55,7 +55,7 @@ bool mountsRoot(const std::vector<Mount>& mounts) {
 } // namespace
 
 bool Device::holdsRootFilesystem() const {
-    return mountsRoot(mounts) ||
+    return systemDisk || mountsRoot(mounts) ||
            std::ranges::any_of(partitions, [](const Partition& p) { return mountsRoot(p.mounts); });
 }
 

@@ -73,12 +73,17 @@ struct Device {
     std::vector<Holder> holders;
     std::string loopBackingFile;        // for loop devices, the file behind it
     std::optional<std::string> labName; // set when this is an SSD Keeper lab drive
+    // Set by discovery when the running system stands on this device, directly or through
+    // device-mapper (LVM, LUKS) or md RAID: it holds (part of) the filesystem at "/", "/usr",
+    // "/boot" or "/boot/efi", or an active swap area. See systemDiskNames (discovery.h).
+    bool systemDisk = false;
 
     bool supportsDiscard() const {
         return discardGranularity.value > 0 && discardMaxBytes.value > 0;
     }
     bool isLab() const { return labName.has_value(); }
-    // True when this device, or one of its partitions, is mounted at "/".
+    // True when the running system stands on this device: systemDisk (found through the
+    // whole stack by discovery), or this device or one of its partitions is mounted at "/".
     bool holdsRootFilesystem() const;
     // True when it or any partition is mounted or has holders.
     bool inUse() const;

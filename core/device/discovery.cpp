@@ -1,9 +1,11 @@
 #include "core/device/discovery.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <fmt/format.h>
 #include <functional>
+#include <map>
 
 #include "core/base/log.h"
 #include "core/device/mountinfo.h"
@@ -119,30 +121,16 @@ bool naturalLess(std::string_view a, std::string_view b) {
     return a.size() - i < b.size() - j;
 }
 
-class DeviceReader {
-public:
-    DeviceReader(const SysfsRoot& root, const FsProber& prober,
-                 const std::vector<MountInfoEntry>& mounts)
-        : m_root(root)
-        , m_prober(prober)
-        , m_mounts(mounts) {}
+std::string attribute(const SysfsRoot& root, const fs::path& path) {
+    return trimmed(root.tryString(path).value_or(""));
+}
 
-    Expected<Device> read(const std::string& name) const;
-
-private:
-    void readIdentity(Device& device, const fs::path& base) const;
-    std::vector<Holder> readHolders(const fs::path& dir) const;
-    std::vector<Mount> mountsOf(const std::string& devno, const std::string& path) const;
-    std::string attr(const fs::path& path) const {
-        return trimmed(m_root.tryString(path).value_or(""));
-    }
-
-    const SysfsRoot& m_root;
-    const FsProber& m_prober;
-    const std::vector<MountInfoEntry>& m_mounts;
-};
-
-void DeviceReader::readIdentity(Device& device, const fs::path& base) const {
+// The bus and the identity strings of the whole device at base (<sys>/block/NAME).
+void readIdentity(const SysfsRoot& root, Device& device, const fs::path& base) {
+    std::error_code ec;
+    const auto resolved = fs::canonical(base, ec);
+    device.bus = classifyBus(device.name, ec ? std::string() : resolved.string());
+    const auto attr = [&root](const fs::path& path) { return attribute(root, path); };
     const fs::path dev = base / "device";
     switch (device.bus) {
     case Bus::Nvme:
@@ -194,6 +182,28 @@ void DeviceReader::readIdentity(Device& device, const fs::path& base) const {
     }
 }
 
+class DeviceReader {
+public:
+    DeviceReader(const SysfsRoot& root, const FsProber& prober,
+                 const std::vector<MountInfoEntry>& mounts)
+        : m_root(root)
+        , m_prober(prober)
+        , m_mounts(mounts)
+        , m_systemDisks(systemDiskNames(root, mounts)) {}
+
+    Expected<Device> read(const std::string& name) const;
+
+private:
+    std::vector<Holder> readHolders(const fs::path& dir) const;
+    std::vector<Mount> mountsOf(const std::string& devno, const std::string& path) const;
+    std::string attr(const fs::path& path) const { return attribute(m_root, path); }
+
+    const SysfsRoot& m_root;
+    const FsProber& m_prober;
+    const std::vector<MountInfoEntry>& m_mounts;
+    std::set<std::string> m_systemDisks;
+};
+
 std::vector<Holder> DeviceReader::readHolders(const fs::path& dir) const {
     std::vector<Holder> holders;
     for (const auto& name : m_root.list(dir)) {
@@ -239,10 +249,7 @@ Expected<Device> DeviceReader::read(const std::string& name) const {
         return std::unexpected(sectors.error());
     }
     device.size = Bytes::sectors512(*sectors);
-
-    std::error_code ec;
-    const auto resolved = fs::canonical(base, ec);
-    device.bus = classifyBus(name, ec ? std::string() : resolved.string());
+    device.systemDisk = m_systemDisks.contains(name);
 
     const fs::path queue = base / "queue";
     device.logicalSectorSize =
@@ -254,7 +261,7 @@ Expected<Device> DeviceReader::read(const std::string& name) const {
     device.discardMaxBytes = Bytes(m_root.tryU64(queue / "discard_max_bytes").value_or(0));
     device.removable = m_root.tryU64(base / "removable").value_or(0) != 0;
     device.readOnly = m_root.tryU64(base / "ro").value_or(0) != 0;
-    readIdentity(device, base);
+    readIdentity(m_root, device, base);
 
     const ProbeResult probed = m_prober.probe(device.path, device.devno);
     device.filesystem = probed.filesystem;
@@ -302,7 +309,171 @@ bool listedByDefault(const SysfsRoot& root, const std::string& name) {
     return true;
 }
 
+// The whole device a kernel block name belongs to: a partition's disk (its sysfs directory
+// sits inside the disk's), else the name itself.
+std::string wholeDeviceOf(const SysfsRoot& root, const std::string& name) {
+    const fs::path classEntry = root.sys() / "class" / "block" / name;
+    if (root.tryU64(classEntry / "partition")) {
+        std::error_code ec;
+        const auto resolved = fs::canonical(classEntry, ec);
+        if (!ec) {
+            return resolved.parent_path().filename().string();
+        }
+    }
+    return name;
+}
+
+// The kernel name of a path or name given by a caller, the way find() takes it; nothing when it
+// is not a node directly under /dev.
+Expected<std::string> kernelNameOf(const SysfsRoot& root, std::string_view nameOrPath) {
+    std::string name(nameOrPath);
+    if (name.starts_with('/')) {
+        std::error_code ec;
+        const auto target = root.isLive() ? fs::canonical(name, ec) : fs::path(name);
+        if (ec) {
+            return fail(ErrorCode::NotFound, fmt::format("{} does not exist", nameOrPath));
+        }
+        if (target.parent_path() != "/dev") {
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("{} is not a block device node under /dev", nameOrPath));
+        }
+        name = target.filename().string();
+    }
+    return name;
+}
+
+// Finds the kernel block names behind mount sources and swap areas, and walks each down
+// through "slaves" to the disks.
+class SystemDiskWalk {
+public:
+    explicit SystemDiskWalk(const SysfsRoot& root)
+        : m_root(root) {
+        for (const auto& name : root.list(root.sys() / "class" / "block")) {
+            const fs::path entry = root.sys() / "class" / "block" / name;
+            if (auto devno = root.tryString(entry / "dev")) {
+                m_byDevno.emplace(trimmed(*devno), name);
+            }
+            if (auto dmName = root.tryString(entry / "dm" / "name")) {
+                m_byDmName.emplace(trimmed(*dmName), name);
+            }
+        }
+    }
+
+    // A filesystem or swap area by its device number (mountinfo's, may be an anonymous 0:N
+    // for btrfs) and its source path ("/dev/mapper/vg-root", "/dev/sda2", "/dev/dm-0").
+    void addSource(const std::string& devno, std::string_view source) {
+        if (const auto it = m_byDevno.find(devno); it != m_byDevno.end()) {
+            walk(it->second, 0);
+            return;
+        }
+        if (!source.starts_with("/dev/")) {
+            return;
+        }
+        static constexpr std::string_view kMapper = "/dev/mapper/";
+        if (source.starts_with(kMapper)) {
+            if (const auto it = m_byDmName.find(source.substr(kMapper.size()));
+                it != m_byDmName.end()) {
+                walk(it->second, 0);
+                return;
+            }
+        }
+        std::string name;
+        if (m_root.isLive()) {
+            std::error_code ec;
+            const auto target = fs::canonical(fs::path(source), ec);
+            if (ec || target.parent_path() != "/dev") {
+                return;
+            }
+            name = target.filename().string();
+        } else {
+            name = fs::path(source).filename().string();
+        }
+        if (m_root.tryString(m_root.sys() / "class" / "block" / name / "dev")) {
+            walk(name, 0);
+        }
+    }
+
+    std::set<std::string> take() { return std::move(m_found); }
+
+private:
+    // The stack is a DAG a few levels deep; the bounds only guard against a corrupt tree.
+    static constexpr int kMaxDepth = 16;
+    static constexpr std::size_t kMaxVisits = 1024;
+
+    void walk(const std::string& name, int depth) {
+        if (depth > kMaxDepth || ++m_visits > kMaxVisits || name.find('/') != std::string::npos) {
+            return;
+        }
+        const std::string whole = wholeDeviceOf(m_root, name);
+        if (!m_found.insert(whole).second) {
+            return;
+        }
+        for (const auto& slave : m_root.list(m_root.sys() / "class" / "block" / whole / "slaves")) {
+            walk(slave, depth + 1);
+        }
+    }
+
+    const SysfsRoot& m_root;
+    std::map<std::string, std::string, std::less<>> m_byDevno;
+    std::map<std::string, std::string, std::less<>> m_byDmName;
+    std::set<std::string> m_found;
+    std::size_t m_visits = 0;
+};
+
+// The mount whose mount point holds path: the longest mount point that is path or a parent
+// directory of it.
+const MountInfoEntry* mountHolding(const std::vector<MountInfoEntry>& mounts,
+                                   std::string_view path) {
+    const MountInfoEntry* best = nullptr;
+    for (const auto& entry : mounts) {
+        const std::string_view point = entry.mountPoint;
+        const bool holds = point == "/" ? path.starts_with('/')
+                                        : path == point || (path.starts_with(point) &&
+                                                            path.size() > point.size() &&
+                                                            path[point.size()] == '/');
+        if (holds && (best == nullptr || point.size() >= best->mountPoint.size())) {
+            best = &entry;
+        }
+    }
+    return best;
+}
+
 } // namespace
+
+std::set<std::string> systemDiskNames(const SysfsRoot& root,
+                                      const std::vector<MountInfoEntry>& mounts) {
+    static constexpr std::array<std::string_view, 4> kSystemMountPoints{"/", "/usr", "/boot",
+                                                                        "/boot/efi"};
+    SystemDiskWalk walk(root);
+    for (const auto& entry : mounts) {
+        if (std::ranges::find(kSystemMountPoints, entry.mountPoint) != kSystemMountPoints.end()) {
+            walk.addSource(entry.devno, entry.source);
+        }
+    }
+    // /proc/swaps: a header, then "Filename Type Size Used Priority", the file name escaped
+    // as in mountinfo.
+    const std::string swaps = root.tryString(root.proc() / "swaps").value_or("");
+    std::size_t start = swaps.find('\n');
+    while (start != std::string::npos && start < swaps.size()) {
+        const auto end = std::min(swaps.find('\n', start + 1), swaps.size());
+        const std::string_view line = std::string_view(swaps).substr(start + 1, end - start - 1);
+        start = end;
+        const auto nameEnd = line.find_first_of(" \t");
+        if (line.empty() || nameEnd == 0) {
+            continue;
+        }
+        const std::string file = unescapeMountField(line.substr(0, nameEnd));
+        const auto rest =
+            nameEnd == std::string_view::npos ? std::string_view() : line.substr(nameEnd);
+        const bool isFile = rest.find("file") != std::string_view::npos;
+        if (!isFile) {
+            walk.addSource("", file);
+        } else if (const auto* holder = mountHolding(mounts, file)) {
+            walk.addSource(holder->devno, holder->source);
+        }
+    }
+    return walk.take();
+}
 
 Discovery::Discovery(SysfsRoot root, std::shared_ptr<FsProber> fsProber)
     : m_root(std::move(root))
@@ -338,28 +509,11 @@ Expected<std::vector<Device>> Discovery::discover() const {
 }
 
 Expected<Device> Discovery::find(std::string_view nameOrPath) const {
-    std::string name(nameOrPath);
-    if (name.starts_with('/')) {
-        std::error_code ec;
-        const auto target = m_root.isLive() ? fs::canonical(name, ec) : fs::path(name);
-        if (ec) {
-            return fail(ErrorCode::NotFound, fmt::format("{} does not exist", nameOrPath));
-        }
-        if (target.parent_path() != "/dev") {
-            return fail(ErrorCode::InvalidArgument,
-                        fmt::format("{} is not a block device node under /dev", nameOrPath));
-        }
-        name = target.filename().string();
+    auto given = kernelNameOf(m_root, nameOrPath);
+    if (!given) {
+        return std::unexpected(given.error());
     }
-    const fs::path classEntry = m_root.sys() / "class" / "block" / name;
-    if (m_root.tryU64(classEntry / "partition")) {
-        // A partition's sysfs directory sits inside its disk's directory.
-        std::error_code ec;
-        const auto resolved = fs::canonical(classEntry, ec);
-        if (!ec) {
-            name = resolved.parent_path().filename().string();
-        }
-    }
+    const std::string name = wholeDeviceOf(m_root, *given);
     auto devices = discover();
     if (!devices) {
         return std::unexpected(devices.error());
@@ -370,6 +524,25 @@ Expected<Device> Discovery::find(std::string_view nameOrPath) const {
         }
     }
     return fail(ErrorCode::NotFound, fmt::format("no block device named '{}'", nameOrPath));
+}
+
+std::string Discovery::describeDrive(std::string_view nameOrPath) const {
+    const auto given = kernelNameOf(m_root, nameOrPath);
+    if (!given || given->empty() || given->find('/') != std::string::npos || *given == "." ||
+        *given == "..") {
+        return {};
+    }
+    Device device;
+    device.name = wholeDeviceOf(m_root, *given);
+    const fs::path base = m_root.sys() / "block" / device.name;
+    if (!m_root.tryString(base / "dev")) {
+        return {};
+    }
+    readIdentity(m_root, device, base);
+    if (device.model.empty()) {
+        return device.serial;
+    }
+    return device.serial.empty() ? device.model : device.model + " (" + device.serial + ")";
 }
 
 std::string Discovery::changeToken() const {

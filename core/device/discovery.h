@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "core/base/sysfs_root.h"
 #include "core/device/device.h"
 #include "core/device/fs_probe.h"
+#include "core/device/mountinfo.h"
 
 namespace ssdk::device {
 
@@ -29,12 +31,26 @@ public:
     // Compare two tokens to decide whether a full discover() is needed.
     std::string changeToken() const;
 
+    // "MODEL (SERIAL)" (or what of it sysfs has) of the disk behind a /dev path, a partition
+    // of it or a kernel name, read from sysfs alone: nothing is probed or opened, so it may run
+    // before a request is authorized. Empty when the kernel knows no such block device.
+    std::string describeDrive(std::string_view nameOrPath) const;
+
     const SysfsRoot& root() const { return m_root; }
 
 private:
     SysfsRoot m_root;
     std::shared_ptr<FsProber> m_fsProber;
 };
+
+// Kernel names of the whole block devices the running system stands on: the devices under
+// the filesystems at "/", "/usr", "/boot" and "/boot/efi" (by mountinfo) and under every
+// active swap area (<proc>/swaps; a swap file counts for the filesystem holding it), followed
+// down through sysfs "slaves" (device-mapper: LVM, LUKS; md RAID; any depth) to the disks,
+// a partition counting for its disk. Every device on the way is named: for root on LVM on
+// LUKS on nvme0n1p3 that is {dm-1, dm-0, nvme0n1}; for md RAID1 over sda1 and sdb1, both disks.
+std::set<std::string> systemDiskNames(const SysfsRoot& root,
+                                      const std::vector<MountInfoEntry>& mounts);
 
 // The prober for the live system: udev's database first (readable by users), then
 // libblkid on the device node (needs read permission, i.e. root for most disks).

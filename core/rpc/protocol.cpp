@@ -1,10 +1,16 @@
 #include "core/rpc/protocol.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 
 namespace ssdk::rpc {
 
 namespace {
+
+// Compact JSON that never throws on strings that are not valid UTF-8.
+std::string dumpSafely(const Json& json) {
+    return json.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
 
 bool isVerbName(const std::string& verb) {
     return !verb.empty() && verb.size() <= 64 && std::ranges::all_of(verb, [](char c) {
@@ -18,9 +24,14 @@ Expected<Json> parseLine(std::string_view line) {
                                              " bytes is longer than the limit of " +
                                              std::to_string(kMaxLineBytes));
     }
+    if (nestsDeeperThan(line, kMaxNestingDepth)) {
+        return fail(ErrorCode::Protocol, "message nests arrays and objects deeper than " +
+                                             std::to_string(kMaxNestingDepth) + " levels");
+    }
     auto json = parseJson(line, "the message");
     if (!json) {
-        return json;
+        // The parser quotes the bytes where it stopped: a client's bytes, maybe not UTF-8.
+        return fail(json.error().code(), printable(json.error().message(), 300));
     }
     if (!json->is_object()) {
         return fail(ErrorCode::Protocol, "a message must be a JSON object");
@@ -49,8 +60,69 @@ Expected<Envelope> parseEnvelope(std::string_view line) {
 
 } // namespace
 
+bool nestsDeeperThan(std::string_view text, std::size_t limit) {
+    std::size_t depth = 0;
+    bool inString = false;
+    bool escaped = false;
+    for (const char c : text) {
+        if (inString) {
+            if (escaped) {
+                escaped = false;
+            } else if (c == '\\') {
+                escaped = true;
+            } else if (c == '"') {
+                inString = false;
+            }
+            continue;
+        }
+        switch (c) {
+        case '"':
+            inString = true;
+            break;
+        case '[':
+        case '{':
+            if (++depth > limit) {
+                return true;
+            }
+            break;
+        case ']':
+        case '}':
+            if (depth > 0) {
+                --depth;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return false;
+}
+
+std::string printable(std::string_view text, std::size_t maxBytes) {
+    std::string out;
+    const std::size_t kept = std::min(text.size(), maxBytes);
+    out.reserve(kept + 16);
+    for (const char c : text.substr(0, kept)) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x20 && byte < 0x7f) {
+            out += c;
+        } else {
+            out += fmt::format("\\x{:02x}", byte);
+        }
+    }
+    if (kept < text.size()) {
+        out += fmt::format("…({} bytes)", text.size());
+    }
+    return out;
+}
+
+std::string printableJson(const Json& value, std::size_t maxBytes) {
+    return printable(dumpSafely(value), maxBytes);
+}
+
 std::string encode(const Request& request) {
-    return Json{{"id", request.id}, {"verb", request.verb}, {"args", request.args}}.dump() + '\n';
+    return dumpSafely(Json{{"id", request.id}, {"verb", request.verb}, {"args", request.args}}) +
+           '\n';
 }
 
 std::string encode(const Response& response) {
@@ -60,11 +132,11 @@ std::string encode(const Response& response) {
     } else {
         json["error"] = toJson(response.result.error());
     }
-    return json.dump() + '\n';
+    return dumpSafely(json) + '\n';
 }
 
 std::string encode(const Event& event) {
-    return Json{{"id", event.id}, {"event", event.name}, {"data", event.data}}.dump() + '\n';
+    return dumpSafely(Json{{"id", event.id}, {"event", event.name}, {"data", event.data}}) + '\n';
 }
 
 std::string encodeCancel(std::uint64_t id) {

@@ -1,5 +1,7 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "core/base/json.h"
@@ -186,4 +188,75 @@ TEST_CASE("a recorded machine matches what lsblk printed at the same moment", "[
     const Device& lab = named(*devices, "loop0");
     CHECK(lab.labName == "recorded");
     CHECK(lab.partitions.at(0).mounts.at(0).mountPoint == "/tmp/rec mnt");
+}
+
+namespace {
+
+// The names of the devices a tree's discovery marks as system disks.
+std::vector<std::string> systemDisksOf(const std::string& tree) {
+    auto devices = discoveryFor(tree).discover();
+    REQUIRE(devices);
+    std::vector<std::string> names;
+    for (const auto& device : *devices) {
+        if (device.holdsRootFilesystem()) {
+            names.push_back(device.name);
+        }
+    }
+    std::ranges::sort(names);
+    return names;
+}
+
+} // namespace
+
+TEST_CASE("root on LVM on a partition: the disk under the PV is the system disk",
+          "[discovery][system-disk]") {
+    CHECK(systemDisksOf("stack-lvm") == std::vector<std::string>{"dm-0", "nvme0n1"});
+}
+
+TEST_CASE("root on LUKS on a partition: the disk under the mapping is the system disk",
+          "[discovery][system-disk]") {
+    CHECK(systemDisksOf("stack-luks") == std::vector<std::string>{"dm-0", "nvme0n1"});
+}
+
+TEST_CASE("root on md RAID1 over two disks: both disks are system disks",
+          "[discovery][system-disk]") {
+    // btrfs at "/" shows an anonymous device number: the array is found from the source.
+    CHECK(systemDisksOf("stack-md") == std::vector<std::string>{"md0", "sda", "sdb"});
+}
+
+TEST_CASE("/boot, a swap partition and a swap file's disk count; a data disk does not",
+          "[discovery][system-disk]") {
+    // sda: /boot; sdb: swap partition; sdc: holds /srv with a swap file; sdd: data only
+    // (mounted at "/srv/data disk", which does not hold "/srv/swap file").
+    CHECK(systemDisksOf("stack-spread") ==
+          std::vector<std::string>{"nvme0n1", "sda", "sdb", "sdc"});
+}
+
+TEST_CASE("the system disk walk names every layer and ignores what is not there",
+          "[discovery][system-disk]") {
+    const SysfsRoot root(std::filesystem::path(SSDK_TEST_DATA_DIR) / "sysfs" / "stack-lvm");
+    const auto mounts = [](const std::string& text) { return parseMountInfo(text); };
+    CHECK(systemDiskNames(root, {}).empty());
+    // A root filesystem on something the tree does not know (overlay, tmpfs) names nothing.
+    CHECK(systemDiskNames(root, mounts("1 0 0:40 / / rw - overlay overlay rw\n")).empty());
+    // Found by source when the number is anonymous, through the dm name.
+    CHECK(systemDiskNames(root, mounts("1 0 0:40 / / rw - ext4 /dev/mapper/sys-root rw\n")) ==
+          std::set<std::string>{"dm-0", "nvme0n1"});
+    // Only the system's own mount points count.
+    CHECK(systemDiskNames(root, mounts("1 0 8:1 / /data rw - ext4 /dev/sda1 rw\n")).empty());
+    CHECK(systemDiskNames(root, mounts("1 0 8:1 / /usr rw - ext4 /dev/sda1 rw\n")) ==
+          std::set<std::string>{"sda"});
+}
+
+TEST_CASE("describeDrive names the disk behind a path from sysfs alone", "[discovery]") {
+    const Discovery discovery = discoveryFor("workstation");
+    CHECK(discovery.describeDrive("/dev/nvme0n1") ==
+          "Samsung SSD 970 EVO Plus 500GB (S4EVNX0R612345A)");
+    CHECK(discovery.describeDrive("/dev/nvme0n1p2") ==
+          "Samsung SSD 970 EVO Plus 500GB (S4EVNX0R612345A)");
+    CHECK(discovery.describeDrive("sda1") == "CT1000MX500SSD1");
+    CHECK(discovery.describeDrive("/dev/sdzz").empty());
+    CHECK(discovery.describeDrive("/etc/passwd").empty());
+    CHECK(discovery.describeDrive("/dev/..").empty());
+    CHECK(discovery.describeDrive("").empty());
 }

@@ -96,3 +96,19 @@ TEST_CASE("the policy is valid against polkit's DTD", "[helper][polkit]") {
     INFO(result->standardError);
     CHECK(result->exitCode == 0);
 }
+
+TEST_CASE("dialogs of destructive verbs name the device from the request's details",
+          "[helper][polkit]") {
+    // scripts/setup installs xmllint (libxml2-utils).
+    REQUIRE_FALSE(findExecutable("xmllint").empty());
+    for (const char* action :
+         {"erase.run", "format.run", "perf.bench", "firmware.update", "op.apply", "cache.enable"}) {
+        INFO(action);
+        CHECK_THAT(xpath(std::string("string(//action[@id='io.github.ssdkeeper.") + action +
+                         "']/message)"),
+                   Catch::Contains("$(device)"));
+    }
+    // Only the details HelperService passes ("device", "drive") may appear in a message.
+    CHECK(xpath("count(//message[contains(., '$(') and not(contains(., '$(device)')) and "
+                "not(contains(., '$(drive)'))])") == "0");
+}

@@ -2,6 +2,7 @@
 // /sys. Only read-only checks: nothing here opens a device for writing.
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/device/discovery.h"
@@ -95,4 +96,70 @@ TEST_CASE("argument helpers check presence, type, length and unknown keys",
     CHECK_FALSE(unsignedArg(args, "text"));
     CHECK_FALSE(unsignedArg(Json{{"f", 1.5}}, "f"));
     CHECK(unsignedArg(args, "missing", 512) == 512U);
+}
+
+TEST_CASE("a disk under the root filesystem's LVM volume is the system disk",
+          "[helper][validation]") {
+    // A replay tree in which a real block node of this machine (its name and numbers, so the
+    // node checks pass) is the disk of a partition that is the PV under the LV mounted at "/".
+    const SysfsRoot live;
+    std::string name;
+    std::string devno;
+    for (const auto& candidate : live.list("/sys/block")) {
+        auto number = live.tryString("/sys/block/" + candidate + "/dev");
+        struct stat info {};
+        if (number && ::stat(("/dev/" + candidate).c_str(), &info) == 0 && S_ISBLK(info.st_mode)) {
+            name = candidate;
+            devno = *number;
+            break;
+        }
+    }
+    REQUIRE_FALSE(name.empty()); // every Linux machine has a block device node
+    const fs::path tree =
+        fs::temp_directory_path() / ("ssdk-validation-lvm-" + std::to_string(::getpid()));
+    fs::remove_all(tree);
+    const auto put = [&](const fs::path& file, const std::string& text) {
+        fs::create_directories((tree / file).parent_path());
+        std::ofstream(tree / file) << text << '\n';
+    };
+    const fs::path disk = "sys/devices/virtual/block/" + name;
+    const fs::path dm = "sys/devices/virtual/block/dm-0";
+    const std::string part = name + "p1";
+    put(disk / "dev", devno);
+    put(disk / "size", "2097152");
+    put(disk / "loop" / "backing_file", "/srv/disk.img");
+    put(disk / part / "partition", "1");
+    put(disk / part / "dev", "259:90");
+    put(disk / part / "size", "2095104");
+    put(dm / "dev", "254:90");
+    put(dm / "size", "2095104");
+    put(dm / "dm" / "name", "sys-root");
+    put("proc/self/mountinfo", "22 1 254:90 / / rw,relatime - ext4 /dev/mapper/sys-root rw");
+    fs::create_directories(tree / disk / "holders");
+    fs::create_directories(tree / disk / part / "holders");
+    fs::create_directories(tree / dm / "slaves");
+    fs::create_directories(tree / "sys/block");
+    fs::create_directories(tree / "sys/class/block");
+    fs::create_directory_symlink("../../../dm-0", tree / disk / part / "holders" / "dm-0");
+    fs::create_directory_symlink("../../" + name + "/" + part, tree / dm / "slaves" / part);
+    fs::create_directory_symlink("../devices/virtual/block/" + name, tree / "sys/block" / name);
+    fs::create_directory_symlink("../devices/virtual/block/dm-0", tree / "sys/block/dm-0");
+    fs::create_directory_symlink("../../devices/virtual/block/" + name,
+                                 tree / "sys/class/block" / name);
+    fs::create_directory_symlink("../../devices/virtual/block/" + name + "/" + part,
+                                 tree / "sys/class/block" / part);
+    fs::create_directory_symlink("../../devices/virtual/block/dm-0", tree / "sys/class/block/dm-0");
+
+    const SysfsRoot root(tree);
+    const device::Discovery discovery(root, device::makeSystemFsProber(root));
+    INFO("/dev/" << name << " (" << devno << ")");
+    const auto refused = validateBlockDevice("/dev/" + name, {}, discovery);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().code() == ErrorCode::PermissionDenied);
+    CHECK_THAT(refused.error().message(), Catch::Contains("root filesystem"));
+    // Allowed as the system disk, it is still held by the volume.
+    const auto held = validateBlockDevice("/dev/" + name, {.allowSystemDisk = true}, discovery);
+    REQUIRE_FALSE(held);
+    CHECK(held.error().code() == ErrorCode::Busy);
+    fs::remove_all(tree);
 }

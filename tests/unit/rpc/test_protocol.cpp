@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "core/rpc/protocol.h"
@@ -100,4 +101,69 @@ TEST_CASE("malformed helper messages are refused", "[rpc]") {
         INFO(line);
         CHECK_FALSE(decodeMessage(line));
     }
+}
+
+TEST_CASE("encoding never throws on text that is not UTF-8", "[rpc]") {
+    std::string line;
+    REQUIRE_NOTHROW(line = encode(Response{7, fail(ErrorCode::Parse, "bad byte \xff here")}));
+    auto message = decodeMessage(line);
+    REQUIRE(message);
+    REQUIRE_FALSE(message->response.result);
+    CHECK(message->response.result.error().message() == "bad byte \xef\xbf\xbd here");
+
+    REQUIRE_NOTHROW(line = encode(Event{7, "progress", Json{{"text", "cut \xe2\x82"}}}));
+    message = decodeMessage(line);
+    REQUIRE(message);
+    CHECK(message->event.data["text"] == "cut \xef\xbf\xbd");
+
+    REQUIRE_NOTHROW(line = encode(Request{8, "ping", Json{{"x", "\xc3"}}}));
+    CHECK(decodeRequest(line));
+}
+
+TEST_CASE("a parse error quotes the client's bytes printably", "[rpc]") {
+    const auto decoded = decodeRequest("{\"id\": 1, \"verb\": \"\xff\x1b[2J\"}");
+    REQUIRE_FALSE(decoded);
+    CHECK(decoded.error().code() == ErrorCode::Parse);
+    CHECK_THAT(decoded.error().message(), Catch::Contains("not valid JSON"));
+    CHECK(std::ranges::all_of(decoded.error().message(), [](char c) {
+        return static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f;
+    }));
+}
+
+TEST_CASE("lines nested deeper than the limit are refused before parsing", "[rpc]") {
+    const auto nested = [](std::size_t depth) {
+        return R"({"id": 1, "verb": "ping", "args": {"a": )" + std::string(depth, '[') +
+               std::string(depth, ']') + "}}";
+    };
+    // The envelope and args are two levels.
+    CHECK(decodeRequest(nested(kMaxNestingDepth - 2)));
+    for (const std::size_t depth :
+         {kMaxNestingDepth - 1, std::size_t{1000}, std::size_t{100'000}}) {
+        INFO(depth);
+        const auto decoded = decodeRequest(nested(depth));
+        REQUIRE_FALSE(decoded);
+        CHECK(decoded.error().code() == ErrorCode::Protocol);
+        CHECK_THAT(decoded.error().message(), Catch::Contains("nests"));
+    }
+    CHECK_FALSE(decodeCancel("{\"id\": 1, \"cancel\": true, \"x\": " + std::string(100'000, '{')));
+    CHECK_FALSE(
+        decodeMessage("{\"id\": 1, \"ok\": true, \"result\": " + std::string(100'000, '[')));
+}
+
+TEST_CASE("nesting is counted outside strings only", "[rpc]") {
+    CHECK_FALSE(nestsDeeperThan(R"({"a": "[[[[[[[[[["})", 2));
+    CHECK_FALSE(nestsDeeperThan(R"({"a": "\"[[[[[[[[[["})", 2));
+    CHECK_FALSE(nestsDeeperThan(R"({"a": "\\", "b": [1]})", 2));
+    CHECK(nestsDeeperThan(R"({"a": "\\", "b": [[1]]})", 2));
+    CHECK(nestsDeeperThan("[[[", 2));
+    CHECK_FALSE(nestsDeeperThan("]]][[", 2));
+    CHECK(decodeRequest(R"({"id": 1, "verb": "ping", "args": {"s": ")" + std::string(1000, '[') +
+                        "\"}}"));
+}
+
+TEST_CASE("printable keeps ASCII, escapes the rest and cuts long text", "[rpc]") {
+    CHECK(printable("plain text") == "plain text");
+    CHECK(printable("a\nb\xff") == "a\\x0ab\\xff");
+    CHECK(printable(std::string(300, 'a'), 10) == "aaaaaaaaaa…(300 bytes)");
+    CHECK(printableJson(Json{{"x", "\xff"}}) == "{\"x\":\"\\xef\\xbf\\xbd\"}");
 }

@@ -1,0 +1,37 @@
+// libFuzzer target: the spare-area journal loader (overprovision::journalFromJson) on any
+// text, as the helper reads a journal back after a crash. Invariants: no crash or sanitizer
+// report; a journal it accepts is written back (toJson) as valid JSON, and that text loads
+// again to the same JSON.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "core/base/json.h"
+#include "core/overprovision/journal.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    const auto json = ssdk::parseJson(text, "a journal");
+    if (!json) {
+        return 0;
+    }
+    const auto journal = ssdk::overprovision::journalFromJson(*json);
+    if (!journal) {
+        if (journal.error().message().empty()) {
+            std::abort();
+        }
+        return 0;
+    }
+    const ssdk::Json written = ssdk::overprovision::toJson(*journal);
+    const std::string line = written.dump(-1, ' ', false, ssdk::Json::error_handler_t::replace);
+    const auto reread = ssdk::parseJson(line, "a written journal");
+    if (!reread) {
+        std::abort();
+    }
+    const auto again = ssdk::overprovision::journalFromJson(*reread);
+    if (!again || ssdk::overprovision::toJson(*again) != *reread) {
+        std::abort();
+    }
+    return 0;
+}
