@@ -2,6 +2,7 @@
 
 #include <climits>
 #include <cstdlib>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <functional>
@@ -54,7 +55,17 @@ void printLayers(const Json& audit) {
     std::cout << formatTable(rows);
 }
 
-int runAudit(const CliContext& context, const std::string& target) {
+int runAudit(const CliContext& context, const std::string& given) {
+    // The helper takes a mount point only as mountinfo spells it: resolved here, as the user
+    // ("." or "/mnt/data/" become "/mnt/data").
+    std::string target = given;
+    if (!given.starts_with("/dev/")) {
+        std::error_code error;
+        const auto resolved = std::filesystem::canonical(given, error);
+        if (!error) {
+            target = resolved.string();
+        }
+    }
     return runVerb(context, "trim.audit", Json{{"target", target}}, "auditing TRIM for " + target,
                    [](const Json& result) {
                        printLayers(result);

@@ -1,12 +1,16 @@
 #include "helper/firmware_verbs.h"
 
-#include <fstream>
+#include <cerrno>
+#include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include "core/base/sysfs_root.h"
+#include "core/base/unique_fd.h"
 #include "core/firmware/info.h"
 #include "core/firmware/nvme_update.h"
 #include "core/firmware/platform/linux/libnvme_admin.h"
+#include "core/lab/platform/linux/fs_identity.h"
 #include "core/smart/drivedb.h"
 #include "helper/validation.h"
 
@@ -98,15 +102,52 @@ Expected<UpdateArgs> updateArgs(const Json& args, bool plan) {
     return out;
 }
 
-Expected<std::uint64_t> imageSize(const std::string& path) {
+// The firmware images SSD Keeper flashes are a few MiB; anything larger is not one.
+constexpr std::uint64_t kMaxImageBytes = std::uint64_t{64} << 20;
+
+// Reads the image once, with the caller's file access rights when they are not root (root
+// must not read for them what they could not read themselves), refusing anything but a
+// regular file: what is checked is what is flashed.
+Expected<std::vector<std::uint8_t>> readImage(const std::string& path,
+                                              const std::optional<lab::LabOwner>& caller) {
+    lab::FsIdentity identity;
+    if (caller) {
+        if (auto switched = identity.assume(caller->uid, caller->gid); !switched) {
+            return std::unexpected(switched.error());
+        }
+    }
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    if (!fd.valid()) {
+        return failErrno(errno, "opening the image " + path);
+    }
     struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) {
-        return failErrno(errno, "reading the image " + path);
+    if (::fstat(fd.get(), &st) != 0) {
+        return failErrno(errno, "checking the image " + path);
     }
     if (!S_ISREG(st.st_mode)) {
         return fail(ErrorCode::InvalidArgument, path + " is not a regular file");
     }
-    return static_cast<std::uint64_t>(st.st_size);
+    if (static_cast<std::uint64_t>(st.st_size) > kMaxImageBytes) {
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("{} has {} bytes: larger than any firmware image ({} MiB at most)",
+                                path, st.st_size, kMaxImageBytes >> 20));
+    }
+    std::vector<std::uint8_t> image(static_cast<std::size_t>(st.st_size));
+    std::size_t done = 0;
+    while (done < image.size()) {
+        const ssize_t n = ::read(fd.get(), image.data() + done, image.size() - done);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            return failErrno(errno, "reading the image " + path);
+        }
+        if (n == 0) {
+            return fail(ErrorCode::Io, path + " shrank while it was read");
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    return image;
 }
 
 struct Prepared {
@@ -130,13 +171,6 @@ Expected<Prepared> prepare(const fw::NvmeAdminFactory& nvme, const UpdateArgs& a
     request.systemDisk = device->holdsRootFilesystem();
     request.confirmSystemDisk = args.confirmSystemDisk;
     request.imageSize = args.imageSize;
-    if (!args.image.empty()) {
-        auto size = imageSize(args.image);
-        if (!size) {
-            return failed(size);
-        }
-        request.imageSize = *size;
-    }
     auto admin = nvme(device->path);
     if (!admin) {
         return failed(admin);
@@ -199,11 +233,25 @@ Expected<Json> planVerb(const fw::NvmeAdminFactory& nvme, const Json& args) {
     return fw::toJson(prepared->plan);
 }
 
-Expected<Json> updateVerb(const fw::NvmeAdminFactory& nvme, const Json& args,
+Expected<Json> updateVerb(const fw::NvmeAdminFactory& nvme,
+                          const std::optional<lab::LabOwner>& caller, const Json& args,
                           const VerbEvents& events) {
     auto parsed = updateArgs(args, false);
     if (!parsed) {
         return failed(parsed);
+    }
+    // The device first, so a request for a wrong device reads no file at all.
+    if (auto device = validateBlockDevice(parsed->device, kFirmwareRules); !device) {
+        return failed(device);
+    }
+    std::vector<std::uint8_t> image;
+    if (!parsed->image.empty()) {
+        auto read = readImage(parsed->image, caller);
+        if (!read) {
+            return failed(read);
+        }
+        image = std::move(*read);
+        parsed->imageSize = image.size();
     }
     auto prepared = prepare(nvme, *parsed);
     if (!prepared) {
@@ -212,14 +260,6 @@ Expected<Json> updateVerb(const fw::NvmeAdminFactory& nvme, const Json& args,
     if (!prepared->plan.allowed()) {
         return fail(ErrorCode::InvalidArgument,
                     "the update is refused: " + prepared->plan.refusal());
-    }
-    std::vector<std::uint8_t> image;
-    if (!parsed->image.empty()) {
-        std::ifstream in(parsed->image, std::ios::binary);
-        image.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-        if (!in.good() && !in.eof()) {
-            return fail(ErrorCode::Io, "reading the image " + parsed->image + " failed");
-        }
     }
     auto result = fw::runNvmeUpdate(
         *prepared->admin, prepared->plan, image, [&](double fraction, const std::string& text) {
@@ -238,7 +278,8 @@ fw::NvmeAdminFactory systemNvmeAdmin() {
 }
 
 void addFirmwareVerbs(HelperService& service, fw::NvmeAdminFactory nvme,
-                      std::shared_ptr<fw::FwupdService> fwupd) {
+                      std::shared_ptr<fw::FwupdService> fwupd,
+                      std::optional<lab::LabOwner> caller) {
     service.add(Verb{"firmware.info", "io.github.ssdkeeper.firmware.info", Grade::Read,
                      [fwupd, nvme](const Json& args, const VerbEvents&) {
                          return infoVerb(fwupd.get(), nvme, args);
@@ -246,8 +287,8 @@ void addFirmwareVerbs(HelperService& service, fw::NvmeAdminFactory nvme,
     service.add(Verb{"firmware.plan", "io.github.ssdkeeper.firmware.plan", Grade::Read,
                      [nvme](const Json& args, const VerbEvents&) { return planVerb(nvme, args); }});
     service.add(Verb{"firmware.update", "io.github.ssdkeeper.firmware.update", Grade::Destroy,
-                     [nvme](const Json& args, const VerbEvents& events) {
-                         return updateVerb(nvme, args, events);
+                     [nvme, caller](const Json& args, const VerbEvents& events) {
+                         return updateVerb(nvme, caller, args, events);
                      }});
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "core/firmware/fwupd.h"
 #include "core/firmware/nvme_admin.h"
+#include "core/lab/lab.h"
 #include "helper/helper_service.h"
 
 namespace ssdk::helper {
@@ -14,13 +16,15 @@ namespace ssdk::helper {
 //   firmware.update  {device, slot, action, image?, confirm_system_disk?}      Destroy
 // image is an absolute path to a regular file (not for action "activate"); plan takes only its
 // size (the client reads it), so a verb anyone may call never stats files as root. plan reads
-// the drive and answers the pre-flight checks without changing anything; update re-checks
-// them with the file's real size and downloads/commits with "progress" events.
+// the drive and answers the pre-flight checks without changing anything; update reads the
+// image once, with `caller`'s file access rights (nothing: root's), re-checks the pre-flight
+// checks with its real size and downloads/commits those same bytes with "progress" events.
 // fwupd (null: not probed) answers firmware.info's fwupd path. Installing through fwupd is no
 // helper verb: the fwupd daemon does the privileged work and asks polkit itself
 // (docs/firmware.md).
 void addFirmwareVerbs(HelperService& service, firmware::NvmeAdminFactory nvme,
-                      std::shared_ptr<firmware::FwupdService> fwupd);
+                      std::shared_ptr<firmware::FwupdService> fwupd,
+                      std::optional<lab::LabOwner> caller = std::nullopt);
 
 // libnvme on the live system.
 firmware::NvmeAdminFactory systemNvmeAdmin();

@@ -2,11 +2,16 @@
 // stdin and writes events and one response per request on stdout (core/rpc/protocol.h);
 // exits 0 when stdin closes. Started by the GUI/CLI through pkexec, or directly by root.
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
+#include <optional>
+#include <pwd.h>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/base/log.h"
+#include "core/base/state_store.h"
 #include "core/base/system_process_runner.h"
 #include "core/cachectl/backends/registry.h"
 #include "core/rpc/protocol.h"
@@ -20,6 +25,7 @@
 #include "helper/op_verbs.h"
 #include "helper/perf_verbs.h"
 #include "helper/ping_verb.h"
+#include "helper/privileged_state.h"
 #include "helper/smart_verbs.h"
 #include "helper/trace_verbs.h"
 
@@ -27,6 +33,18 @@ using namespace ssdk;
 using namespace ssdk::helper;
 
 namespace {
+
+constexpr std::uint32_t kNoGroup = 65534;
+
+// Whose file access rights the helper uses for the files a caller names (a firmware image):
+// the caller's, unless they are root.
+std::optional<lab::LabOwner> callerFileIdentity(const Caller& caller) {
+    if (caller.uid == 0) {
+        return std::nullopt;
+    }
+    const passwd* user = ::getpwuid(caller.uid);
+    return lab::LabOwner{caller.uid, user != nullptr ? user->pw_gid : kNoGroup};
+}
 
 void writeLine(const std::string& line) {
     std::fwrite(line.data(), 1, line.size(), stdout);
@@ -36,6 +54,7 @@ void writeLine(const std::string& line) {
 } // namespace
 
 int main(int argc, char** /*argv*/) {
+    ::umask(077);
     log::setup("warn");
     if (argc > 1) {
         std::fputs("ssdkeeper-helper takes no arguments: it reads JSON requests on stdin\n",
@@ -59,12 +78,22 @@ int main(int argc, char** /*argv*/) {
     HelperService service(authorizer);
     service.add(pingVerb(caller));
     const auto labContext = labContextFor(caller);
+    // The helper's own state (journals, locks, table backups): root-only, never the caller's.
+    const auto stateRoot = privilegedStateRoot(caller);
+    std::optional<maintenance::erase::EraseJournalStore> eraseJournals;
+    if (auto store = StateStore::open(stateRoot / "erase"); store) {
+        eraseJournals.emplace(std::move(*store));
+    } else {
+        log::get("helper")->error("erase journals unavailable: {}", store.error().describe());
+    }
     addMaintenanceVerbs(service, runner, maintenance::erase::systemTransports(),
-                        labContext ? std::optional(eraseJournals(*labContext)) : std::nullopt);
+                        std::move(eraseJournals));
+    addOpVerbs(service, stateRoot / "op", runner);
     addSmartVerbs(service, runner);
     addPerfVerbs(service, runner, STDIN_FILENO);
     addTraceVerbs(service, STDIN_FILENO);
-    addFirmwareVerbs(service, systemNvmeAdmin(), firmware::systemFwupdService());
+    addFirmwareVerbs(service, systemNvmeAdmin(), firmware::systemFwupdService(),
+                     callerFileIdentity(caller));
     cachectl::BackendRegistry cacheBackends;
     cachectl::addSystemBackends(cacheBackends, cachectl::HostEnv::live(runner));
     cachectl::CacheManager cacheManager(cacheBackends, cachectl::HostEnv::live(runner),
@@ -72,7 +101,6 @@ int main(int argc, char** /*argv*/) {
     addCacheVerbs(service, cacheManager);
     if (labContext) {
         addLabVerbs(service, *labContext, runner);
-        addOpVerbs(service, *labContext, runner);
     } else {
         log::get("helper")->error("lab verbs unavailable: {}", labContext.error().describe());
     }

@@ -1,5 +1,6 @@
 #include "helper/maintenance_verbs.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -8,6 +9,8 @@
 
 #include "core/base/sysfs_root.h"
 #include "core/base/timestamp.h"
+#include "core/device/drive_key.h"
+#include "core/device/mountinfo.h"
 #include "core/maintenance/erase/guards.h"
 #include "core/maintenance/erase/methods.h"
 #include "core/maintenance/erase/unfreeze.h"
@@ -41,6 +44,15 @@ Expected<std::string> mountPointArg(const Json& args, std::string_view key) {
     return path;
 }
 
+bool isMountPoint(const std::string& path) {
+    const auto text = SysfsRoot().tryString("/proc/self/mountinfo");
+    if (!text) {
+        return false;
+    }
+    return std::ranges::any_of(device::parseMountInfo(*text),
+                               [&path](const auto& mount) { return mount.mountPoint == path; });
+}
+
 trim::StackOptions liveStackOptions(ProcessRunner& runner) {
     trim::StackOptions options;
     options.nvmeIdentify = trim::liveNvmeIdentifyReader();
@@ -59,12 +71,19 @@ Expected<Json> auditVerb(ProcessRunner& runner, const Json& args) {
     }
     std::string resolved = *target;
     if (target->starts_with("/dev/")) {
-        auto device = validateBlockDevice(*target, {.allowMounted = true, .allowSystemDisk = true});
-        if (!device) {
-            return failed(device);
+        auto validated =
+            validateBlockDeviceNode(*target, {.allowMounted = true, .allowSystemDisk = true});
+        if (!validated) {
+            return failed(validated);
         }
-    } else if (!target->starts_with('/')) {
-        return fail(ErrorCode::InvalidArgument, "give a mount point or a /dev path");
+        resolved = validated->node; // the node checked, not what the path names by now
+    } else if (!isMountPoint(*target)) {
+        // Only what /proc/self/mountinfo lists, compared as text: resolving the path as root
+        // would tell the caller which files exist in directories they cannot read.
+        return fail(ErrorCode::InvalidArgument,
+                    "'" + *target +
+                        "' is not a mount point; give a mounted filesystem's mount point exactly "
+                        "as findmnt shows it, or a /dev path");
     }
     auto stack = trim::snapshotStack(resolved, SysfsRoot(), liveStackOptions(runner));
     if (!stack) {
@@ -242,7 +261,7 @@ Expected<erase::EraseJournalStore::Status> journalStatus(const Journals& journal
     if (!journals) {
         return erase::EraseJournalStore::Status{};
     }
-    return journals->status(erase::eraseDeviceId(device));
+    return journals->status(device::driveKey(device));
 }
 
 // Capabilities, knowing the temporary ATA password an interrupted erase left behind.
@@ -387,14 +406,6 @@ Expected<Json> eraseVerb(const erase::TransportFactory& transports, const Journa
 }
 
 } // namespace
-
-erase::EraseJournalStore eraseJournals(const LabContext& context) {
-    std::optional<std::pair<std::uint32_t, std::uint32_t>> owner;
-    if (context.owner) {
-        owner = std::pair{context.owner->uid, context.owner->gid};
-    }
-    return erase::EraseJournalStore(context.stateDir, owner);
-}
 
 void addMaintenanceVerbs(HelperService& service, ProcessRunner& runner,
                          erase::TransportFactory transports, Journals journals) {

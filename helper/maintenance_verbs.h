@@ -6,7 +6,6 @@
 #include "core/maintenance/erase/eraser.h"
 #include "core/maintenance/erase/journal.h"
 #include "helper/helper_service.h"
-#include "helper/lab_verbs.h"
 
 namespace ssdk::helper {
 
@@ -21,13 +20,10 @@ namespace ssdk::helper {
 //                when the ATA drive is security-frozen                      Change
 //   erase.run    {device, method, confirm}                                  Destroy
 // Every verb validates its arguments and re-checks its guards on a fresh discovery.
-// journals: where erase.run journals each erase (the caller's state directory, see
-// eraseJournals()); without one erase.run refuses (an erase is never run unjournaled).
+// journals: where erase.run journals each erase (the helper's own store,
+// <privileged state>/erase); without one erase.run refuses (an erase is never run unjournaled).
 void addMaintenanceVerbs(HelperService& service, ProcessRunner& runner,
                          maintenance::erase::TransportFactory transports,
                          std::optional<maintenance::erase::EraseJournalStore> journals = {});
-
-// Erase journals in <caller's state>/ssdkeeper/erase, owned by the caller like op journals.
-maintenance::erase::EraseJournalStore eraseJournals(const LabContext& context);
 
 } // namespace ssdk::helper

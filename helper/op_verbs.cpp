@@ -10,17 +10,9 @@ namespace {
 using namespace ssdk::overprovision;
 
 struct OpContext {
-    LabContext lab;
+    std::filesystem::path journalDirectory;
     ProcessRunner* runner = nullptr;
 };
-
-JournalStore storeFor(const LabContext& context) {
-    std::optional<std::pair<std::uint32_t, std::uint32_t>> owner;
-    if (context.owner) {
-        owner = std::make_pair(context.owner->uid, context.owner->gid);
-    }
-    return JournalStore(context.stateDir, owner);
-}
 
 Expected<device::Device> deviceArg(const Json& args, bool forChange) {
     auto path = stringArg(args, "device", kMaxPathLength);
@@ -49,12 +41,18 @@ Expected<Json> journalResult(Expected<Journal> journal) {
     return Json{{"journal", toJson(*journal)}};
 }
 
-// Runs use(SpareArea&) on the live system: discovery, the disk editor and the caller's journals.
-template <typename Use> auto withSpareArea(const OpContext& context, Use&& use) {
+// Runs use(SpareArea&) on the live system: discovery, the disk editor and the helper's journals.
+template <typename Use>
+auto withSpareArea(const OpContext& context, Use&& use)
+    -> decltype(use(std::declval<SpareArea&>())) {
+    auto files = StateStore::open(context.journalDirectory);
+    if (!files) {
+        return std::unexpected(files.error().addContext("opening the spare-area journals"));
+    }
     LinuxDiskEditor editor(*context.runner);
     const SysfsRoot root;
     SpareArea spare(device::Discovery(root, device::makeSystemFsProber(root)), *context.runner,
-                    editor, storeFor(context.lab));
+                    editor, JournalStore(std::move(*files)));
     return use(spare);
 }
 
@@ -144,8 +142,9 @@ Expected<Json> recover(const OpContext& context, const Json& args, const VerbEve
 
 } // namespace
 
-void addOpVerbs(HelperService& service, LabContext context, ProcessRunner& runner) {
-    const OpContext op{std::move(context), &runner};
+void addOpVerbs(HelperService& service, std::filesystem::path journalDirectory,
+                ProcessRunner& runner) {
+    const OpContext op{std::move(journalDirectory), &runner};
     service.add(Verb{"op.inspect", "io.github.ssdkeeper.op.inspect", Grade::Read,
                      [op](const Json& args, const VerbEvents&) { return inspect(op, args); }});
     service.add(

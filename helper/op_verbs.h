@@ -1,13 +1,15 @@
 #pragma once
 
+#include <filesystem>
+
 #include "core/base/process_runner.h"
 #include "helper/helper_service.h"
-#include "helper/lab_verbs.h"
 
 namespace ssdk::helper {
 
 // Spare area (over-provisioning) verbs. Journals and partition-table backups live in the
-// caller's state directory (<state>/ssdkeeper/op), owned by the caller like lab drives.
+// helper's own store `journalDirectory` (<privileged state>/op: root, 0700, opened without
+// following links at every call); the user sees them only through op.inspect.
 //
 // op.inspect {device} → {device, usage, usage_error, journal}      (read; runs dumpe2fs etc.)
 // op.apply   {device, spare_percent: 0–50, partition: the partition the user confirmed}
@@ -15,6 +17,7 @@ namespace ssdk::helper {
 // op.undo    {device} → {journal}: grows back what the last apply shrank
 // op.recover {device, action: "finish"|"rollback"} → {journal}
 // Every verb re-reads the device and re-plans; the system disk is refused for changes.
-void addOpVerbs(HelperService& service, LabContext context, ProcessRunner& runner);
+void addOpVerbs(HelperService& service, std::filesystem::path journalDirectory,
+                ProcessRunner& runner);
 
 } // namespace ssdk::helper

@@ -8,10 +8,18 @@
 
 namespace ssdk {
 
-// Writes text to `file` through a temporary file next to it (FILE.ssdkeeper.tmp, given exactly
-// `mode`), fsync, rename and a sync of the directory, so a crash leaves the old or the new content,
-// never a torn one.
+// Writes text to `file` through a new temporary file next to it (created exclusively with a
+// fresh random name, never following a link, given exactly `mode`), fsync, rename over the
+// target and a sync of the directory: a crash leaves the old or the new content, never a torn
+// one, and nothing planted in the directory (a link where the temporary or the target would be)
+// is followed or overwritten. The directory itself is opened as given: callers writing for
+// another user must make sure nobody else can change it (see core/base/state_store.h).
 Expected<void> writeFileAtomically(const std::filesystem::path& file, std::string_view text,
                                    mode_t mode = 0644);
+
+// The same inside the directory open as `directoryFd`; `name` is a plain file name (no '/').
+// `shownPath` names the file in errors.
+Expected<void> writeFileAtomicallyAt(int directoryFd, std::string_view name, std::string_view text,
+                                     mode_t mode, const std::filesystem::path& shownPath);
 
 } // namespace ssdk

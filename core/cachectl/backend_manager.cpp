@@ -9,6 +9,8 @@
 
 #include "core/base/atomic_file.h"
 #include "core/base/log.h"
+#include "core/base/mount_options.h"
+#include "core/base/private_dir.h"
 
 namespace ssdk::cachectl {
 
@@ -199,10 +201,12 @@ std::filesystem::path CacheManager::journalPath(const std::string& name) const {
 }
 
 Expected<void> CacheManager::save(const CacheRecord& record) const {
-    std::error_code error;
-    std::filesystem::create_directories(m_stateDir, error);
-    if (error) {
-        return failErrno(error.value(), "creating " + m_stateDir.string());
+    // The helper acts on what the journals say: they live in a directory only root can touch
+    // (core/base/private_dir.h), made 0700 whatever the umask, and an existing one of another
+    // owner, writable by others or a symlink is refused.
+    if (auto ready = ensurePrivateDirectory(m_stateDir); !ready) {
+        return std::unexpected(
+            std::move(ready.error()).addContext("preparing the cache journal directory"));
     }
     return writeFileAtomically(journalPath(record.active.plan.name), toJson(record).dump(2) + "\n");
 }
@@ -217,6 +221,13 @@ Expected<CacheRecord> CacheManager::commit(const CacheRecord& record) const {
 Expected<CacheRecord> CacheManager::find(const std::string& device) const {
     const std::string name = kernelName(device);
     std::error_code error;
+    // Journals are trusted only from a private directory (none yet: no cache).
+    if (std::filesystem::exists(std::filesystem::symlink_status(m_stateDir, error))) {
+        if (auto ready = ensurePrivateDirectory(m_stateDir); !ready) {
+            return std::unexpected(
+                std::move(ready.error()).addContext("reading the cache journal directory"));
+        }
+    }
     for (const auto& entry : std::filesystem::directory_iterator(m_stateDir, error)) {
         if (entry.path().extension() != ".json") {
             continue;
@@ -251,8 +262,12 @@ Expected<Backend*> CacheManager::backendOf(const CacheRecord& record) const {
 }
 
 Expected<void> CacheManager::mount(const std::string& device, const MountRecord& mount) const {
-    auto result = m_env.runChecked(
-        {"mount", "-t", mount.fsType, "-o", mount.options, device, mount.mountPoint});
+    auto options = helperMountOptions(mount.options);
+    if (!options) {
+        return std::unexpected(options.error().addContext("mounting " + device));
+    }
+    auto result =
+        m_env.runChecked({"mount", "-t", mount.fsType, "-o", *options, device, mount.mountPoint});
     if (!result) {
         return std::unexpected(result.error());
     }

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
 #include <string>
 
 #include "core/base/bytes.h"
@@ -17,9 +16,8 @@ class DiskEditor {
 public:
     virtual ~DiskEditor() = default;
 
-    // Saves the partition table (sfdisk --dump) to `file`, written atomically.
-    virtual Expected<void> backupTable(const std::string& device,
-                                       const std::filesystem::path& file) = 0;
+    // The partition table as `sfdisk --dump` prints it (what `sfdisk` restores from).
+    virtual Expected<std::string> dumpTable(const std::string& device) = 0;
     // Start and size of partition `number` as the table on disk has them.
     struct Extent {
         Bytes start;
@@ -45,8 +43,7 @@ class LinuxDiskEditor final : public DiskEditor {
 public:
     LinuxDiskEditor(ProcessRunner& runner, SysfsRoot root = SysfsRoot());
 
-    Expected<void> backupTable(const std::string& device,
-                               const std::filesystem::path& file) override;
+    Expected<std::string> dumpTable(const std::string& device) override;
     Expected<Extent> partitionOnDisk(const std::string& device, std::uint32_t number) override;
     Expected<void> resizePartition(const std::string& device, std::uint32_t number,
                                    Bytes newSize) override;

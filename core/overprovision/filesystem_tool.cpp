@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "core/base/log.h"
+#include "core/base/mount_options.h"
 #include "core/overprovision/mounts.h"
 
 namespace ssdk::overprovision {
@@ -179,11 +180,19 @@ Expected<void> FilesystemTool::mount(const FilesystemLocation& where, const std:
     if (*mounted) {
         return {};
     }
-    std::vector<std::string> argv{"mount", "-t", where.type};
-    if (!options.empty()) {
-        argv.insert(argv.end(), {"-o", options});
+    auto safeOptions = helperMountOptions(options);
+    if (!safeOptions) {
+        return std::unexpected(safeOptions.error().addContext("mounting " + where.device));
     }
-    argv.insert(argv.end(), {where.device, where.mountPoint});
+    std::error_code error;
+    const auto canonical = std::filesystem::canonical(where.mountPoint, error);
+    if (error || canonical != where.mountPoint || !std::filesystem::is_directory(canonical)) {
+        return fail(ErrorCode::InvalidArgument,
+                    "refusing to mount " + where.device + " at " + where.mountPoint +
+                        ": not an existing directory named by its canonical path");
+    }
+    const std::vector<std::string> argv{"mount",      "-t",         where.type,      "-o",
+                                        *safeOptions, where.device, where.mountPoint};
     if (auto done = runChecked(m_runner, request(argv)); !done) {
         return std::unexpected(
             done.error().addContext("mounting " + where.device + " at " + where.mountPoint));

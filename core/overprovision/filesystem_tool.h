@@ -54,8 +54,9 @@ public:
     // Unmounts device from mountPoint (umount, never lazily); nothing when it is not mounted
     // there.
     Expected<void> unmount(const std::string& device, const std::string& mountPoint);
-    // Mounts where.device at where.mountPoint as where.type with options; nothing when it is
-    // mounted there already.
+    // Mounts where.device at where.mountPoint as where.type with options, always nosuid and
+    // nodev (helperMountOptions); nothing when it is mounted there already. The mount point
+    // must be an existing directory named by its canonical path (no link on the way).
     Expected<void> mount(const FilesystemLocation& where, const std::string& options);
     // device's entry at mountPoint in mountInfo, if mounted there.
     Expected<std::optional<device::MountInfoEntry>> mountOf(const std::string& device,

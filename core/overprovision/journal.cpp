@@ -2,12 +2,6 @@
 
 #include <chrono>
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
-#include <unistd.h>
-
-#include "core/base/atomic_file.h"
-#include "core/overprovision/disk_editor.h"
 
 namespace ssdk::overprovision {
 
@@ -29,19 +23,6 @@ Expected<StepState> stateFromString(std::string_view text) {
         }
     }
     return fail(ErrorCode::Parse, "journal: unknown step state \"" + std::string(text) + "\"");
-}
-
-std::string sanitize(std::string_view text) {
-    std::string result;
-    for (char c : text) {
-        const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                          (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
-        result += safe ? c : '_';
-    }
-    if (result.empty() || result.front() == '.') {
-        result.insert(result.begin(), '_');
-    }
-    return result.substr(0, 96);
 }
 
 } // namespace
@@ -98,7 +79,7 @@ std::vector<JournalStep> stepsFor(Direction direction, bool remount) {
 }
 
 Expected<Journal> journalForPlan(const Plan& plan, const std::string& deviceId,
-                                 const std::filesystem::path& backupFile) {
+                                 const std::string& backupName) {
     if (!plan.possible || plan.direction == Direction::None || !plan.usage) {
         return fail(ErrorCode::InvalidArgument, "the plan cannot be carried out");
     }
@@ -120,13 +101,12 @@ Expected<Journal> journalForPlan(const Plan& plan, const std::string& deviceId,
     journal.toPartitionSize = plan.newPartitionSize;
     journal.fromFilesystemSize = plan.usage->size;
     journal.toFilesystemSize = plan.newPartitionSize;
-    journal.tableBackup = backupFile.string();
+    journal.tableBackup = backupName;
     journal.steps = stepsFor(plan.direction, !journal.remountPoint.empty());
     return journal;
 }
 
-Expected<Journal> journalForUndo(const Journal& completed,
-                                 const std::filesystem::path& backupFile) {
+Expected<Journal> journalForUndo(const Journal& completed, const std::string& backupName) {
     if (!completed.undoable()) {
         return fail(ErrorCode::InvalidArgument, "only a completed spare-area change can be undone");
     }
@@ -136,7 +116,7 @@ Expected<Journal> journalForUndo(const Journal& completed,
     journal.phase = Phase::Running;
     std::swap(journal.fromPartitionSize, journal.toPartitionSize);
     std::swap(journal.fromFilesystemSize, journal.toFilesystemSize);
-    journal.tableBackup = backupFile.string();
+    journal.tableBackup = backupName;
     // Undo re-reads where the filesystem is mounted: it grows online.
     journal.remountPoint.clear();
     journal.remountOptions.clear();
@@ -155,14 +135,14 @@ Journal journalToFinish(Journal pending) {
     return pending;
 }
 
-Journal journalToRollBack(const Journal& pending, const std::filesystem::path& backupFile) {
+Journal journalToRollBack(const Journal& pending, const std::string& backupName) {
     Journal journal = pending;
     journal.phase = Phase::RollingBack;
     journal.direction =
         pending.direction == Direction::Shrink ? Direction::Grow : Direction::Shrink;
     std::swap(journal.fromPartitionSize, journal.toPartitionSize);
     std::swap(journal.fromFilesystemSize, journal.toFilesystemSize);
-    journal.tableBackup = backupFile.string();
+    journal.tableBackup = backupName;
     journal.steps = stepsFor(journal.direction, !journal.remountPoint.empty());
     journal.lastError.clear();
     return journal;
@@ -196,6 +176,16 @@ Json toJson(const Journal& journal) {
 }
 
 Expected<Journal> journalFromJson(const Json& json) {
+    // get<>() casts a float out of range (1e300) to an integer with undefined behaviour: the
+    // integer fields must be integers.
+    for (const char* key : {"version", "partition_number", "partition_start", "from_partition_size",
+                            "to_partition_size", "from_filesystem_size", "to_filesystem_size"}) {
+        const auto field = json.is_object() ? json.find(key) : json.end();
+        if (field != json.end() && !field->is_number_integer()) {
+            return fail(ErrorCode::Parse,
+                        std::string("journal: \"") + key + "\" is not an integer");
+        }
+    }
     try {
         Journal journal;
         journal.version = json.at("version").get<int>();
@@ -204,6 +194,10 @@ Expected<Journal> journalFromJson(const Json& json) {
                         fmt::format("journal version {} is not supported", journal.version));
         }
         journal.deviceId = json.at("device_id").get<std::string>();
+        if (!StateStore::validName(journal.deviceId + ".json")) {
+            return fail(ErrorCode::Parse,
+                        "journal: \"" + journal.deviceId + "\" is not a drive key");
+        }
         journal.devicePath = json.at("device").get<std::string>();
         journal.purpose = json.at("purpose").get<std::string>();
         const auto direction = json.at("direction").get<std::string>();
@@ -228,6 +222,14 @@ Expected<Journal> journalFromJson(const Json& json) {
         journal.fromFilesystemSize = Bytes(json.at("from_filesystem_size").get<std::uint64_t>());
         journal.toFilesystemSize = Bytes(json.at("to_filesystem_size").get<std::uint64_t>());
         journal.tableBackup = json.value("table_backup", "");
+        if (!journal.tableBackup.empty() && !StateStore::validName(journal.tableBackup)) {
+            return fail(ErrorCode::Parse, "journal: the table backup \"" + journal.tableBackup +
+                                              "\" is not a file name in the journal's store");
+        }
+        if (!journal.remountPoint.empty() && !journal.remountPoint.starts_with('/')) {
+            return fail(ErrorCode::Parse, "journal: the remount point \"" + journal.remountPoint +
+                                              "\" is not an absolute path");
+        }
         journal.lastError = json.value("last_error", "");
         const auto expected = stepsFor(journal.direction, !journal.remountPoint.empty());
         const auto& steps = json.at("steps");
@@ -251,82 +253,43 @@ Expected<Journal> journalFromJson(const Json& json) {
     }
 }
 
-std::string deviceIdFor(const device::Device& device) {
-    if (device.labName) {
-        return "lab-" + sanitize(*device.labName);
-    }
-    if (!device.serial.empty()) {
-        return sanitize(device.model.empty() ? device.serial : device.model + "-" + device.serial);
-    }
-    if (!device.wwn.empty()) {
-        return sanitize(device.wwn);
-    }
-    return sanitize(device.name);
-}
+JournalStore::JournalStore(StateStore files)
+    : m_files(std::move(files)) {}
 
-JournalStore::JournalStore(std::filesystem::path stateDir,
-                           std::optional<std::pair<std::uint32_t, std::uint32_t>> owner)
-    : m_dir(std::move(stateDir) / "ssdkeeper" / "op")
-    , m_owner(owner) {}
-
-std::filesystem::path JournalStore::pathFor(const std::string& deviceId) const {
-    return m_dir / (sanitize(deviceId) + ".json");
-}
-
-std::filesystem::path JournalStore::backupPathFor(const std::string& deviceId,
-                                                  const std::string& purpose) const {
+std::string JournalStore::newBackupName(const std::string& deviceId,
+                                        const std::string& purpose) const {
     const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
                          std::chrono::system_clock::now().time_since_epoch())
                          .count();
-    return m_dir / fmt::format("{}-{}-{}.sfdisk", sanitize(deviceId), sanitize(purpose), now);
+    return fmt::format("{}-{}-{}.sfdisk", deviceId, purpose, now);
 }
 
 Expected<std::optional<Journal>> JournalStore::load(const std::string& deviceId) const {
-    const auto path = pathFor(deviceId);
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) {
+    const std::string name = deviceId + ".json";
+    auto text = m_files.read(name);
+    if (!text) {
+        return std::unexpected(text.error());
+    }
+    if (!*text) {
         return std::optional<Journal>{};
     }
-    std::ifstream in(path);
-    if (!in) {
-        return fail(ErrorCode::Io, "cannot read " + path.string());
-    }
-    std::stringstream text;
-    text << in.rdbuf();
-    auto json = parseJson(text.str(), path.string());
+    const auto path = m_files.pathOf(name).string();
+    auto json = parseJson(**text, path);
     if (!json) {
         return std::unexpected(json.error());
     }
     auto journal = journalFromJson(*json);
     if (!journal) {
-        return std::unexpected(journal.error().addContext("reading " + path.string()));
+        return std::unexpected(journal.error().addContext("reading " + path));
+    }
+    if (journal->deviceId != deviceId) {
+        return fail(ErrorCode::Parse, path + " is the journal of " + journal->deviceId);
     }
     return std::optional<Journal>(std::move(*journal));
 }
 
 Expected<void> JournalStore::save(const Journal& journal) const {
-    std::error_code ec;
-    const bool existed = std::filesystem::exists(m_dir, ec);
-    std::filesystem::create_directories(m_dir, ec);
-    if (ec) {
-        return fail(ErrorCode::Io, "creating " + m_dir.string() + ": " + ec.message());
-    }
-    if (!existed) {
-        chown(m_dir);
-        chown(m_dir.parent_path());
-    }
-    const auto path = pathFor(journal.deviceId);
-    if (auto written = writeFileAtomically(path, toJson(journal).dump(2) + "\n"); !written) {
-        return written;
-    }
-    chown(path);
-    return {};
-}
-
-void JournalStore::chown(const std::filesystem::path& file) const {
-    if (m_owner) {
-        (void)::chown(file.c_str(), m_owner->first, m_owner->second);
-    }
+    return m_files.write(journal.deviceId + ".json", toJson(journal).dump(2) + "\n");
 }
 
 } // namespace ssdk::overprovision

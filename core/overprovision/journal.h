@@ -9,6 +9,7 @@
 #include "core/base/bytes.h"
 #include "core/base/error.h"
 #include "core/base/json.h"
+#include "core/base/state_store.h"
 #include "core/overprovision/planner.h"
 
 namespace ssdk::overprovision {
@@ -33,7 +34,7 @@ enum class Phase {
 // back = the same steps towards the original sizes.
 struct Journal {
     int version = 1;
-    std::string deviceId;   // stable name of the drive, used as the file name
+    std::string deviceId;   // device::driveKey() of the drive, the journal's file name stem
     std::string devicePath; // "/dev/loop3"
     std::string purpose;    // "apply" or "undo": what the user asked for
     Direction direction = Direction::Shrink;
@@ -49,7 +50,8 @@ struct Journal {
     Bytes partitionStart;
     Bytes fromPartitionSize, toPartitionSize;
     Bytes fromFilesystemSize, toFilesystemSize;
-    std::string tableBackup; // sfdisk dump taken by the first step
+    // File name, in the journal's store, of the sfdisk dump taken by the first step.
+    std::string tableBackup;
     std::vector<JournalStep> steps;
     std::string lastError; // why the last run stopped, when it failed rather than crashed
 
@@ -66,48 +68,40 @@ std::vector<JournalStep> stepsFor(Direction direction, bool remount = false);
 
 // A journal for carrying out `plan` (which must be possible). Pure.
 Expected<Journal> journalForPlan(const Plan& plan, const std::string& deviceId,
-                                 const std::filesystem::path& backupFile);
+                                 const std::string& backupName);
 // A journal that grows the partition and filesystem of a completed apply back. Pure.
-Expected<Journal> journalForUndo(const Journal& completed, const std::filesystem::path& backupFile);
+Expected<Journal> journalForUndo(const Journal& completed, const std::string& backupName);
 // Finishing an interrupted journal: the table backup is kept if it was taken; every other step
 // runs again (each is idempotent, and a half-run resize needs its check first). Pure.
 Journal journalToFinish(Journal pending);
 // Rolling an interrupted journal back: the same partition and filesystem resized towards the
 // sizes they had before it started. Pure.
-Journal journalToRollBack(const Journal& pending, const std::filesystem::path& backupFile);
+Journal journalToRollBack(const Journal& pending, const std::string& backupName);
 
 Json toJson(const Journal& journal);
 Expected<Journal> journalFromJson(const Json& json);
 std::string_view toString(Phase phase);
 std::string_view toString(StepState state);
 
-// A stable id for a drive, safe as a file name: "lab-NAME" for lab drives, else the serial
-// (or WWN, or kernel name) with anything but [A-Za-z0-9_.-] replaced by '_'.
-std::string deviceIdFor(const device::Device& device);
-
-// Journals live in <stateDir>/ssdkeeper/op/<device id>.json, one per drive.
+// Journals live in a StateStore that only the helper writes (/var/lib/ssdkeeper/op, root,
+// 0700): <drive key>.json, one per drive, and the table backups beside them. Nothing in it
+// comes from a file a user can write, so what a journal says (a backup's name, where to mount
+// again) was written by the helper itself.
 class JournalStore {
 public:
-    // owner: when root works for a user, files are chowned to them (like lab drive images).
-    explicit JournalStore(std::filesystem::path stateDir,
-                          std::optional<std::pair<std::uint32_t, std::uint32_t>> owner = {});
+    explicit JournalStore(StateStore files);
 
-    const std::filesystem::path& directory() const { return m_dir; }
-    std::filesystem::path pathFor(const std::string& deviceId) const;
+    const StateStore& files() const { return m_files; }
     // A new file name for a table backup of this drive.
-    std::filesystem::path backupPathFor(const std::string& deviceId,
-                                        const std::string& purpose) const;
+    std::string newBackupName(const std::string& deviceId, const std::string& purpose) const;
 
     // Nothing when this drive has no journal.
     Expected<std::optional<Journal>> load(const std::string& deviceId) const;
     // Written atomically (temporary file, fsync, rename).
     Expected<void> save(const Journal& journal) const;
-    // Gives a file written by an operation (a table backup) to the owner.
-    void chown(const std::filesystem::path& file) const;
 
 private:
-    std::filesystem::path m_dir;
-    std::optional<std::pair<std::uint32_t, std::uint32_t>> m_owner;
+    StateStore m_files;
 };
 
 } // namespace ssdk::overprovision

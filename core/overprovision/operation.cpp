@@ -63,14 +63,15 @@ Expected<void> Operation::runStep(const std::string& name) {
     const Journal& j = m_journal;
     const auto where = location();
     if (name == "backup-table") {
-        std::error_code ec;
-        if (!std::filesystem::exists(j.tableBackup, ec)) {
-            if (auto saved = m_editor.backupTable(j.devicePath, j.tableBackup); !saved) {
-                return saved;
-            }
-            m_store.chown(j.tableBackup);
+        auto taken = m_store.files().exists(j.tableBackup);
+        if (!taken || *taken) {
+            return taken ? Expected<void>() : Expected<void>(std::unexpected(taken.error()));
         }
-        return {};
+        auto table = m_editor.dumpTable(j.devicePath);
+        if (!table) {
+            return std::unexpected(table.error());
+        }
+        return m_store.files().write(j.tableBackup, *table);
     }
     if (name == "unmount") {
         return m_filesystems.unmount(j.partitionPath, j.remountPoint);

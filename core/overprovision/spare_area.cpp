@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/device/device_json.h"
+#include "core/device/drive_key.h"
 #include "core/overprovision/mounts.h"
 
 namespace ssdk::overprovision {
@@ -33,7 +34,7 @@ Expected<device::Device> SpareArea::findDevice(const std::string& devicePath) co
 }
 
 Expected<std::optional<Journal>> SpareArea::journalFor(const device::Device& device) const {
-    return m_store.load(deviceIdFor(device));
+    return m_store.load(device::driveKey(device));
 }
 
 Expected<SpareAreaStatus> SpareArea::inspect(const std::string& devicePath) {
@@ -107,8 +108,8 @@ Expected<Journal> SpareArea::apply(const std::string& devicePath, double sparePe
                                                     ", but the plan changes " +
                                                     planned->partitionPath + "; nothing done");
     }
-    const std::string id = deviceIdFor(status->device);
-    auto journal = journalForPlan(*planned, id, m_store.backupPathFor(id, "apply"));
+    const std::string id = device::driveKey(status->device);
+    auto journal = journalForPlan(*planned, id, m_store.newBackupName(id, "apply"));
     if (!journal) {
         return std::unexpected(journal.error());
     }
@@ -162,7 +163,7 @@ Expected<Journal> SpareArea::undo(const std::string& devicePath, const StepObser
                                 done.partitionNumber, devicePath, formatIec(extent->size),
                                 formatIec(extent->start)));
     }
-    auto journal = journalForUndo(done, m_store.backupPathFor(done.deviceId, "undo"));
+    auto journal = journalForUndo(done, m_store.newBackupName(done.deviceId, "undo"));
     if (!journal) {
         return std::unexpected(journal.error());
     }
@@ -209,7 +210,7 @@ Expected<Journal> SpareArea::recover(const std::string& devicePath, Recovery act
     Journal journal =
         action == Recovery::Finish
             ? journalToFinish(**last)
-            : journalToRollBack(**last, m_store.backupPathFor((*last)->deviceId, "rollback"));
+            : journalToRollBack(**last, m_store.newBackupName((*last)->deviceId, "rollback"));
     // The kernel name may differ after a reboot or re-attach; the journal follows the drive.
     journal.devicePath = device->path;
     for (const auto& partition : device->partitions) {

@@ -178,7 +178,9 @@ TEST_CASE("the erase wizard shows an interrupted erase") {
     const auto drive = ssdk::test::makeLabDrive("maint-gui-int", Bytes::mib(256), "gpt-ext4");
     const device::Device device = discover(drive.devicePath);
     {
-        const maintenance::erase::EraseJournalStore store(scratch.dir());
+        // Where the helper the wizard starts keeps its journals ($SSDK_PRIVILEGED_STATE_DIR).
+        const maintenance::erase::EraseJournalStore store(
+            StateStore::open(scratch.privilegedDir() / "erase").value());
         auto journal = maintenance::erase::newJournal(device, "zeroout", "2026-11-23T13:40:02Z");
         journal.fraction = 0.42;
         journal.step = "BLKZEROOUT: 108 MiB of 256 MiB";

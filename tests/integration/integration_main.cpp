@@ -8,6 +8,8 @@
 #include <string_view>
 #include <unistd.h>
 
+#include "tests/support/privileged_state_for_tests.h"
+
 namespace {
 
 bool onlyLists(int argc, char* argv[]) {
@@ -22,6 +24,7 @@ bool onlyLists(int argc, char* argv[]) {
 } // namespace
 
 int main(int argc, char* argv[]) {
+    ssdk::test::usePrivilegedStateForTests();
     if (onlyLists(argc, argv)) {
         return Catch::Session().run(argc, argv);
     }

@@ -1,44 +1,14 @@
 #include "core/maintenance/erase/journal.h"
 
-#include <cerrno>
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
-#include <sys/file.h>
-#include <unistd.h>
 
-#include "core/base/atomic_file.h"
+#include "core/device/drive_key.h"
 
 namespace ssdk::maintenance::erase {
 
-namespace {
-
-std::string sanitize(std::string_view text) {
-    std::string out;
-    for (const char c : text) {
-        const bool safe = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-                          (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
-        out += safe ? c : '_';
-    }
-    return out.empty() || out.starts_with('.') ? "_" + out : out;
-}
-
-} // namespace
-
-std::string eraseDeviceId(const device::Device& device) {
-    if (!device.serial.empty()) {
-        return sanitize(device.model.empty() ? device.serial : device.model + "-" + device.serial);
-    }
-    if (!device.wwn.empty()) {
-        return sanitize(device.wwn);
-    }
-    return sanitize(device.name);
-}
-
 EraseJournal newJournal(const device::Device& device, std::string method, std::string now) {
     EraseJournal journal;
-    journal.deviceId = eraseDeviceId(device);
+    journal.deviceId = device::driveKey(device);
     journal.devicePath = device.path;
     journal.model = device.model;
     journal.serial = device.serial;
@@ -60,7 +30,8 @@ Json toJson(const EraseJournal& j) {
 }
 
 Expected<EraseJournal> eraseJournalFromJson(const Json& json) {
-    if (!json.is_object() || json.value("version", 0) != 1) {
+    const auto version = json.is_object() ? json.find("version") : json.end();
+    if (version == json.end() || !version->is_number_integer() || *version != 1) {
         return fail(ErrorCode::Parse, "not an erase journal of version 1");
     }
     EraseJournal j;
@@ -69,7 +40,13 @@ Expected<EraseJournal> eraseJournalFromJson(const Json& json) {
         j.devicePath = json.value("device", "");
         j.model = json.value("model", "");
         j.serial = json.value("serial", "");
-        j.sizeBytes = json.value("size", std::uint64_t{0});
+        if (const auto size = json.find("size"); size != json.end()) {
+            // get<>() casts a float out of range (1e300) with undefined behaviour.
+            if (!size->is_number_unsigned()) {
+                return fail(ErrorCode::Parse, "erase journal: \"size\" is not a byte count");
+            }
+            j.sizeBytes = size->get<std::uint64_t>();
+        }
         j.method = json.at("method").get<std::string>();
         j.state = json.at("state").get<std::string>();
         j.started = json.value("started", "");
@@ -82,6 +59,9 @@ Expected<EraseJournal> eraseJournalFromJson(const Json& json) {
         j.verified = json.value("verified", false);
     } catch (const Json::exception& e) {
         return fail(ErrorCode::Parse, std::string("erase journal: ") + e.what());
+    }
+    if (!StateStore::validName(j.deviceId + ".json")) {
+        return fail(ErrorCode::Parse, "erase journal: '" + j.deviceId + "' is not a drive key");
     }
     if (j.state != "running" && j.state != "completed" && j.state != "failed") {
         return fail(ErrorCode::Parse, "erase journal: unknown state '" + j.state + "'");
@@ -103,55 +83,27 @@ std::string interruptedMessage(const EraseJournal& j) {
     return message;
 }
 
-EraseJournalStore::EraseJournalStore(std::filesystem::path stateDir,
-                                     std::optional<std::pair<std::uint32_t, std::uint32_t>> owner)
-    : m_dir(std::move(stateDir) / "ssdkeeper" / "erase")
-    , m_owner(owner) {}
+EraseJournalStore::EraseJournalStore(StateStore files)
+    : m_files(std::move(files)) {}
 
 std::filesystem::path EraseJournalStore::pathFor(const std::string& deviceId) const {
-    return m_dir / (sanitize(deviceId) + ".json");
-}
-
-void EraseJournalStore::chown(const std::filesystem::path& file) const {
-    if (m_owner) {
-        (void)::chown(file.c_str(), m_owner->first, m_owner->second);
-    }
+    return m_files.pathOf(deviceId + ".json");
 }
 
 Expected<void> EraseJournalStore::write(const EraseJournal& journal) const {
-    const auto path = pathFor(journal.deviceId);
-    if (auto written = writeFileAtomically(path, toJson(journal).dump(2) + "\n", 0600); !written) {
-        return written;
-    }
-    chown(path);
-    return {};
+    return m_files.write(journal.deviceId + ".json", toJson(journal).dump(2) + "\n");
 }
 
 Expected<EraseJournalStore::Active> EraseJournalStore::begin(EraseJournal journal) const {
-    std::error_code ec;
-    const bool existed = std::filesystem::exists(m_dir, ec);
-    std::filesystem::create_directories(m_dir, ec);
-    if (ec) {
-        return fail(ErrorCode::Io, "creating " + m_dir.string() + ": " + ec.message());
-    }
-    if (!existed) {
-        chown(m_dir);
-        chown(m_dir.parent_path());
-    }
-    const std::string lockPath = pathFor(journal.deviceId).replace_extension(".lock").string();
-    UniqueFd lock(::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
-    if (!lock.valid()) {
-        return failErrno(errno, "creating " + lockPath);
-    }
-    chown(lockPath);
-    if (::flock(lock.get(), LOCK_EX | LOCK_NB) != 0) {
-        if (errno == EWOULDBLOCK) {
+    auto lock = m_files.lock(journal.deviceId + ".lock");
+    if (!lock) {
+        if (lock.error().code() == ErrorCode::Busy) {
             return fail(ErrorCode::Busy,
                         "an erase of " + journal.devicePath + " is running already");
         }
-        return failErrno(errno, "locking " + lockPath);
+        return std::unexpected(lock.error());
     }
-    Active active(*this, std::move(journal), std::move(lock));
+    Active active(*this, std::move(journal), std::move(*lock));
     if (auto saved = active.save(); !saved) {
         return std::unexpected(saved.error());
     }
@@ -164,27 +116,31 @@ Expected<void> EraseJournalStore::Active::save() {
 
 Expected<EraseJournalStore::Status> EraseJournalStore::status(const std::string& deviceId) const {
     Status status;
-    const auto path = pathFor(deviceId);
-    std::ifstream in(path);
-    if (!in) {
+    auto text = m_files.read(deviceId + ".json");
+    if (!text) {
+        return std::unexpected(text.error());
+    }
+    if (!*text) {
         return status;
     }
-    std::stringstream text;
-    text << in.rdbuf();
-    auto json = parseJson(text.str(), path.string());
+    const auto path = pathFor(deviceId).string();
+    auto json = parseJson(**text, path);
     if (!json) {
         return std::unexpected(json.error());
     }
     auto journal = eraseJournalFromJson(*json);
     if (!journal) {
-        return std::unexpected(Error(journal.error()).addContext("reading " + path.string()));
+        return std::unexpected(Error(journal.error()).addContext("reading " + path));
+    }
+    if (journal->deviceId != deviceId) {
+        return fail(ErrorCode::Parse, path + " is the erase journal of " + journal->deviceId);
     }
     status.journal = std::move(*journal);
-    const std::string lockPath = std::filesystem::path(path).replace_extension(".lock").string();
-    UniqueFd lock(::open(lockPath.c_str(), O_RDONLY | O_CLOEXEC));
-    if (lock.valid() && ::flock(lock.get(), LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
-        status.runningNow = true;
+    auto running = m_files.isLocked(deviceId + ".lock");
+    if (!running) {
+        return std::unexpected(running.error());
     }
+    status.runningNow = *running;
     return status;
 }
 

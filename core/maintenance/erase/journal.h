@@ -1,6 +1,7 @@
 #pragma once
 // The erase journal: what is being erased, how, since when and how far it got, written to
-// <stateDir>/ssdkeeper/erase/<device id>.json before the first command reaches the drive and
+// the helper's own store (/var/lib/ssdkeeper/erase/<drive key>.json, root, 0700; never a
+// directory the user can write) before the first command reaches the drive and
 // at every progress step. A helper killed mid-erase leaves it in state "running" with nobody
 // holding its lock: that is an interrupted erase, shown to the user until an erase of the
 // same drive completes. Every method can be run again from the start; an ATA security erase
@@ -14,6 +15,7 @@
 
 #include "core/base/error.h"
 #include "core/base/json.h"
+#include "core/base/state_store.h"
 #include "core/base/unique_fd.h"
 #include "core/device/device.h"
 
@@ -21,7 +23,7 @@ namespace ssdk::maintenance::erase {
 
 struct EraseJournal {
     int version = 1;
-    std::string deviceId; // the file name: serial-based, stable across reboots
+    std::string deviceId; // device::driveKey(): the file name, stable across reboots
     std::string devicePath, model, serial;
     std::uint64_t sizeBytes = 0;
     std::string method;
@@ -33,10 +35,6 @@ struct EraseJournal {
     std::string ataPassword; // the temporary ATA user password while it may be set
     bool verified = false;   // completed: did the verification pass
 };
-
-// "Samsung_SSD_870-S6PXNS0T123" (model-serial), else the WWN, else the kernel name; only
-// [A-Za-z0-9_.-].
-std::string eraseDeviceId(const device::Device& device);
 
 // A journal for an erase about to start.
 EraseJournal newJournal(const device::Device& device, std::string method, std::string now);
@@ -51,9 +49,7 @@ std::string interruptedMessage(const EraseJournal& journal);
 
 class EraseJournalStore {
 public:
-    // owner: when root works for a user, files are chowned to them.
-    explicit EraseJournalStore(std::filesystem::path stateDir,
-                               std::optional<std::pair<std::uint32_t, std::uint32_t>> owner = {});
+    explicit EraseJournalStore(StateStore files);
 
     std::filesystem::path pathFor(const std::string& deviceId) const;
 
@@ -90,10 +86,8 @@ public:
 
 private:
     Expected<void> write(const EraseJournal& journal) const;
-    void chown(const std::filesystem::path& file) const;
 
-    std::filesystem::path m_dir;
-    std::optional<std::pair<std::uint32_t, std::uint32_t>> m_owner;
+    StateStore m_files;
 };
 
 } // namespace ssdk::maintenance::erase

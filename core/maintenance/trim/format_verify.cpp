@@ -80,10 +80,11 @@ std::vector<std::uint64_t> extentSample(const std::string& device, const std::st
         return offsets;
     }
     const std::string mountPoint = pattern;
-    auto mounted =
-        runner.run({.argv = {"mount", "-o", "ro,noload", "-t", fsType, device, mountPoint}});
+    auto mounted = runner.run({.argv = {"mount", "-o", "ro,noload,nosuid,nodev,noexec", "-t",
+                                        fsType, device, mountPoint}});
     if (!mounted || !mounted->succeeded()) {
-        mounted = runner.run({.argv = {"mount", "-o", "ro", "-t", fsType, device, mountPoint}});
+        mounted = runner.run(
+            {.argv = {"mount", "-o", "ro,nosuid,nodev,noexec", "-t", fsType, device, mountPoint}});
     }
     if (mounted && mounted->succeeded()) {
         std::vector<std::uint64_t> all;

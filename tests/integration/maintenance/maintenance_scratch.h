@@ -40,17 +40,22 @@ public:
         m_dir = std::string(kPrefix) + std::to_string(::getpid()) + "-" + std::to_string(counter++);
         std::filesystem::create_directories(m_dir);
         ::setenv("XDG_STATE_HOME", m_dir.c_str(), 1);
+        // The helper's own journals (root-only /var/lib/ssdkeeper on a real system).
+        ::setenv("SSDK_PRIVILEGED_STATE_DIR", privilegedDir().c_str(), 1);
     }
     ~MaintenanceScratch() {
         detachLoopsUnder(m_dir.string() + "/");
         std::error_code ec;
         std::filesystem::remove_all(m_dir, ec);
         ::unsetenv("XDG_STATE_HOME");
+        ::unsetenv("SSDK_PRIVILEGED_STATE_DIR");
     }
     MaintenanceScratch(const MaintenanceScratch&) = delete;
     MaintenanceScratch& operator=(const MaintenanceScratch&) = delete;
 
     const std::filesystem::path& dir() const { return m_dir; }
+    // Where the helper run by this test keeps its journals: $SSDK_PRIVILEGED_STATE_DIR.
+    std::filesystem::path privilegedDir() const { return m_dir / "privileged"; }
 
 private:
     std::filesystem::path m_dir;

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <thread>
 
+#include "core/device/drive_key.h"
 #include "core/maintenance/erase/eraser.h"
 #include "core/maintenance/erase/guards.h"
 #include "helper/authorizer.h"
@@ -371,8 +372,8 @@ TEST_CASE("a helper killed mid-erase leaves a journal that probe and the CLI rep
     const MaintenanceScratch scratch;
     const auto drive = makeLabDrive("maint-killed", Bytes::mib(64), "gpt-ext4");
     const device::Device device = discover(drive.devicePath);
-    const EraseJournalStore store(scratch.dir());
-    const std::string id = eraseDeviceId(device);
+    const EraseJournalStore store(StateStore::open(scratch.privilegedDir() / "erase").value());
+    const std::string id = device::driveKey(device);
 
     // The erasing process: an NVMe sanitize that the (fake) controller never finishes, run
     // with the journal the helper keeps; it is killed with SIGKILL while it polls.
@@ -425,7 +426,7 @@ TEST_CASE("a helper killed mid-erase leaves a journal that probe and the CLI rep
     CHECK(probe["result"]["last_erase"]["state"] == "running");
     CHECK(probe["result"]["erase_running"] == false);
 
-    // ssdkeeperctl's helper reads the same state directory (XDG_STATE_HOME of the scratch).
+    // ssdkeeperctl's helper reads the same journals ($SSDK_PRIVILEGED_STATE_DIR of the scratch).
     auto listed = runner.run({.argv = {std::string(SSDK_BINARY_DIR) + "/bin/ssdkeeperctl", "erase",
                                        drive.devicePath, "--list"}});
     REQUIRE(listed);
@@ -454,7 +455,7 @@ TEST_CASE("a refused erase writes no journal; an erase without a journal store i
     const MaintenanceScratch scratch;
     const auto drive = makeLabDrive("maint-nojournal", Bytes::mib(64), "gpt-ext4");
     const device::Device device = discover(drive.devicePath);
-    const EraseJournalStore store(scratch.dir());
+    const EraseJournalStore store(StateStore::open(scratch.privilegedDir() / "erase").value());
     SystemProcessRunner runner;
     test::AllowAll authorizer;
     helper::HelperService service(authorizer);
@@ -472,7 +473,7 @@ TEST_CASE("a refused erase writes no journal; an erase without a journal store i
     const Json refused = parseJson(service.handleLine(line("ata-security-erase")), "r").value();
     CHECK(refused["ok"] == false);
     CHECK(refused["error"]["code"] == "unsupported");
-    CHECK_FALSE(fs::exists(store.pathFor(eraseDeviceId(device))));
+    CHECK_FALSE(fs::exists(store.pathFor(device::driveKey(device))));
     CHECK(probeType(drive.devicePath + "p1") == "ext4");
 
     helper::HelperService bare(authorizer);
@@ -489,7 +490,7 @@ TEST_CASE("an ATA security erase journals its password and reuses one an interru
     const auto drive = makeLabDrive("maint-ata-again", Bytes::mib(64), "empty");
     device::Device device = discover(drive.devicePath);
     device.bus = device::Bus::Sata;
-    const EraseJournalStore store(scratch.dir());
+    const EraseJournalStore store(StateStore::open(scratch.privilegedDir() / "erase").value());
     // The drive still has the password "SSDKleft0001" (security enabled, not locked).
     auto journal = newJournal(device, "ata-security-erase", "earlier");
     journal.ataPassword = "SSDKleft0001";
@@ -527,7 +528,7 @@ TEST_CASE("an ATA security erase journals its password and reuses one an interru
         eraseDevice(device, Method::AtaSecurityErase, fakeAta(failing, opened), {}, &*active);
     REQUIRE_FALSE(broken);
     CHECK(failing.finished());
-    auto status = store.status(eraseDeviceId(device));
+    auto status = store.status(device::driveKey(device));
     REQUIRE(status);
     REQUIRE(status->journal);
     CHECK(status->journal->state == "failed");

@@ -5,12 +5,14 @@
 // done, as a crash would. Prints the final journal as JSON; exit 1 with the error on stderr.
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <unistd.h>
 
 #include "core/base/log.h"
+#include "core/base/state_store.h"
 #include "core/base/system_process_runner.h"
 #include "core/overprovision/spare_area.h"
 
@@ -41,8 +43,14 @@ int main(int argc, char** argv) {
     SystemProcessRunner runner;
     LinuxDiskEditor editor(runner);
     const SysfsRoot root;
+    // The scratch's privileged directory (OpScratch::privilegedDir), as the helper would use.
+    auto journals = StateStore::open(std::filesystem::path(stateDir) / "privileged" / "op");
+    if (!journals) {
+        std::fprintf(stderr, "%s\n", journals.error().describe().c_str());
+        return 1;
+    }
     SpareArea spare(device::Discovery(root, device::makeSystemFsProber(root)), runner, editor,
-                    JournalStore(stateDir));
+                    JournalStore(std::move(*journals)));
     Expected<Journal> result = fail(ErrorCode::InvalidArgument, "unknown action " + action);
     if (applying && argc > 4) {
         result = spare.apply(device, std::stod(argv[4]), "", observer, action == "apply-unmount");

@@ -7,6 +7,8 @@
 #include <fcntl.h>
 #include <fstream>
 #include <map>
+#include <set>
+#include <sstream>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <thread>
@@ -62,17 +64,22 @@ public:
         m_dir = std::string(kPrefix) + std::to_string(::getpid()) + "-" + std::to_string(counter++);
         std::filesystem::create_directories(m_dir);
         ::setenv("XDG_STATE_HOME", m_dir.c_str(), 1);
+        // The helper's own journals (root-only /var/lib/ssdkeeper on a real system).
+        ::setenv("SSDK_PRIVILEGED_STATE_DIR", privilegedDir().c_str(), 1);
     }
     ~OpScratch() {
         detachLoopsUnder(m_dir.string() + "/");
         std::error_code ec;
         std::filesystem::remove_all(m_dir, ec);
         ::unsetenv("XDG_STATE_HOME");
+        ::unsetenv("SSDK_PRIVILEGED_STATE_DIR");
     }
     OpScratch(const OpScratch&) = delete;
     OpScratch& operator=(const OpScratch&) = delete;
 
     const std::filesystem::path& dir() const { return m_dir; }
+    // Where the helper run by this test keeps its journals: $SSDK_PRIVILEGED_STATE_DIR.
+    std::filesystem::path privilegedDir() const { return m_dir / "privileged"; }
 
 private:
     std::filesystem::path m_dir;
@@ -252,6 +259,26 @@ inline bool canResizeExtOnline() {
         }
     }
     return false;
+}
+
+// The options of a mount as a set ("rw,noatime" → {"noatime", "rw"}).
+inline std::set<std::string> optionSet(const std::string& options) {
+    std::set<std::string> set;
+    std::stringstream in(options);
+    for (std::string option; std::getline(in, option, ',');) {
+        if (!option.empty()) {
+            set.insert(option);
+        }
+    }
+    return set;
+}
+
+// What a mount with `before` becomes when the helper mounts it again: every option kept,
+// nosuid and nodev added (helperMountOptions).
+inline std::set<std::string> remountedOptions(const std::string& before) {
+    auto set = optionSet(before);
+    set.insert({"nosuid", "nodev"});
+    return set;
 }
 
 // The live device as discovery sees it.

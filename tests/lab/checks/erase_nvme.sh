@@ -47,6 +47,6 @@ lab_run 'cmp -n 4194304 /dev/nvme0n1 /dev/zero &&
 allocated=$(($(stat -c %b "$image") * 512))
 [ "$allocated" = 0 ] || fail "host image still holds $allocated bytes after the erase"
 # The journal says the erase completed.
-journal=$(lab_run 'cat /root/.local/state/ssdkeeper/erase/QEMU_NVMe_Ctrl-SSDKLABNVME0001.json') ||
+journal=$(lab_run 'cat /var/lib/ssdkeeper/erase/QEMU_NVMe_Ctrl-SSDKLABNVME0001.json') ||
     fail "no erase journal"
 [ "$(jq -r .state <<<"$journal")" = completed ] || fail "journal: $journal"

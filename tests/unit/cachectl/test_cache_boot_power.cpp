@@ -198,8 +198,9 @@ TEST_CASE("at next boot: fstab shown, changed with a backup, stacked by the unit
     REQUIRE(setup.manager().attach("/dev/disk/by-partuuid/4c1d-01", false));
     setup.host.file("/proc/self/mountinfo", kCachedMountedNoatime);
     setup.host.runner.expect({"umount", "/mnt/lab data"}, ok());
-    setup.host.runner.expect({"mount", "-t", "ext4", "-o", "rw,noatime,errors=remount-ro",
-                              "/dev/labx3", "/mnt/lab data"},
+    setup.host.runner.expect({"mount", "-t", "ext4", "-o",
+                              "rw,noatime,errors=remount-ro,nosuid,nodev", "/dev/labx3",
+                              "/mnt/lab data"},
                              ok());
     REQUIRE(setup.manager().disable("/dev/labx3"));
     CHECK(setup.host.contents("/etc/fstab") == kFstab);

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
 
 #include "core/cachectl/backend_fake.h"
 #include "core/cachectl/backend_manager.h"
@@ -114,7 +115,8 @@ TEST_CASE("a mounted filesystem moves onto the cache only when applied now, and 
     CHECK(setup.fake->calls().empty());
 
     setup.host.runner.expect({"umount", "/mnt/lab data"}, ok());
-    setup.host.runner.expect({"mount", "-t", "ext4", "-o", "rw,relatime,errors=remount-ro",
+    setup.host.runner.expect({"mount", "-t", "ext4", "-o",
+                              "rw,relatime,errors=remount-ro,nosuid,nodev",
                               "/dev/mapper/ssdk-labx1", "/mnt/lab data"},
                              ok());
     auto record = manager.enable("fake", labPlan(), true);
@@ -123,8 +125,9 @@ TEST_CASE("a mounted filesystem moves onto the cache only when applied now, and 
     CHECK(record->mount->mountPoint == "/mnt/lab data");
 
     setup.host.file("/proc/self/mountinfo", kCachedMounted);
-    setup.host.runner.expect({"mount", "-t", "ext4", "-o", "rw,relatime,errors=remount-ro",
-                              "/dev/labx1", "/mnt/lab data"},
+    setup.host.runner.expect({"mount", "-t", "ext4", "-o",
+                              "rw,relatime,errors=remount-ro,nosuid,nodev", "/dev/labx1",
+                              "/mnt/lab data"},
                              ok());
     REQUIRE(setup.manager().disable("/dev/labx1"));
     std::vector<std::string> commands;
@@ -142,11 +145,13 @@ TEST_CASE("a cache that cannot be mounted is torn down and the origin mounted ba
     Setup setup;
     setup.host.file("/proc/self/mountinfo", kMounted);
     setup.host.runner.expect({"umount", "/mnt/lab data"}, ok());
-    setup.host.runner.expect({"mount", "-t", "ext4", "-o", "rw,relatime,errors=remount-ro",
+    setup.host.runner.expect({"mount", "-t", "ext4", "-o",
+                              "rw,relatime,errors=remount-ro,nosuid,nodev",
                               "/dev/mapper/ssdk-labx1", "/mnt/lab data"},
                              failed(32, "mount: wrong fs type\n"));
-    setup.host.runner.expect({"mount", "-t", "ext4", "-o", "rw,relatime,errors=remount-ro",
-                              "/dev/labx1", "/mnt/lab data"},
+    setup.host.runner.expect({"mount", "-t", "ext4", "-o",
+                              "rw,relatime,errors=remount-ro,nosuid,nodev", "/dev/labx1",
+                              "/mnt/lab data"},
                              ok());
     auto manager = setup.manager();
     auto record = manager.enable("fake", labPlan(), true);
@@ -155,4 +160,48 @@ TEST_CASE("a cache that cannot be mounted is torn down and the origin mounted ba
     CHECK_FALSE(std::filesystem::exists(setup.state / "ssdk-labx1.json"));
     CHECK(setup.fake->calls().back() == "disable /dev/labx1");
     CHECK(setup.host.runner.requests().back().argv[5] == "/dev/labx1");
+}
+
+TEST_CASE("the journal directory is private whatever the umask; a shared one is refused",
+          "[cache-manager]") {
+    Setup setup;
+    auto manager = setup.manager();
+    // Made with umask 000 (pkexec keeps the caller's): 0700 all the same.
+    const mode_t previous = ::umask(0);
+    auto record = manager.enable("fake", labPlan(), false);
+    ::umask(previous);
+    REQUIRE(record);
+    struct stat info {};
+    REQUIRE(::lstat(setup.state.c_str(), &info) == 0);
+    CHECK((info.st_mode & 07777) == 0700);
+    REQUIRE(manager.disable("/dev/labx1"));
+
+    // An older, merely readable directory of ours is closed.
+    ::chmod(setup.state.c_str(), 0755);
+    REQUIRE(manager.enable("fake", labPlan(), false));
+    REQUIRE(::lstat(setup.state.c_str(), &info) == 0);
+    CHECK((info.st_mode & 07777) == 0700);
+
+    // One others can write to may hold journals they planted: neither read nor written.
+    ::chmod(setup.state.c_str(), 0777);
+    auto found = manager.find("/dev/labx1");
+    REQUIRE_FALSE(found);
+    CHECK(found.error().code() == ErrorCode::PermissionDenied);
+    CHECK_THAT(found.error().describe(), Catch::Contains("writable by group or others"));
+    CHECK(manager.status().empty());
+    auto other = labPlan();
+    other.origin = "/dev/labx2";
+    other.name = "ssdk-labx2";
+    auto refused = manager.enable("fake", other, false);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().code() == ErrorCode::PermissionDenied);
+    ::chmod(setup.state.c_str(), 0700);
+
+    // A symbolic link in its place is not followed.
+    const auto real = setup.host.dir / "elsewhere";
+    std::filesystem::rename(setup.state, real);
+    std::filesystem::create_directory_symlink(real, setup.state);
+    auto linked = manager.find("/dev/labx1");
+    REQUIRE_FALSE(linked);
+    CHECK_THAT(linked.error().describe(), Catch::Contains("symbolic link"));
 }

@@ -30,7 +30,7 @@ TEST_CASE("op verbs refuse bad arguments and change nothing", "[helper][op]") {
     test::AllowAll authorizer;
     ReplayProcessRunner runner;
     HelperService service(authorizer);
-    addOpVerbs(service, LabContext{state, std::nullopt}, runner);
+    addOpVerbs(service, state / "op", runner);
     const Json good{{"device", "/dev/null"}, {"spare_percent", 20}, {"partition", "/dev/x1"}};
     const std::vector<OpCase> cases{
         {"op.apply", Json::object(), ErrorCode::InvalidArgument, "spare_percent"},

@@ -58,7 +58,7 @@ TEST_CASE("every verb has a polkit action graded as its verb", "[helper][polkit]
     service.add(pingVerb(Caller{}));
     addLabVerbs(service, LabContext{"/nonexistent", std::nullopt}, runner);
     addMaintenanceVerbs(service, runner, {});
-    addOpVerbs(service, LabContext{"/nonexistent", std::nullopt}, runner);
+    addOpVerbs(service, "/nonexistent", runner);
     addSmartVerbs(service, runner);
     addPerfVerbs(service, runner, -1);
     addTraceVerbs(service, -1);

@@ -3,8 +3,10 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/device/drive_key.h"
 #include "core/maintenance/erase/journal.h"
 #include "core/maintenance/erase/methods.h"
 #include "tests/unit/maintenance/identify_builder.h"
@@ -64,9 +66,9 @@ TEST_CASE("an erase journal round-trips through JSON and names the drive safely"
 
 TEST_CASE("the journal lock tells a running erase from an interrupted one") {
     const TempDir dir;
-    const EraseJournalStore store(dir.path);
+    const EraseJournalStore store(StateStore::open(dir.path / "erase").value());
     const auto device = sampleDevice();
-    const std::string id = eraseDeviceId(device);
+    const std::string id = device::driveKey(device);
     auto none = store.status(id);
     REQUIRE(none);
     CHECK_FALSE(none->journal);
@@ -106,6 +108,40 @@ TEST_CASE("the journal lock tells a running erase from an interrupted one") {
 
     std::ofstream(store.pathFor(id)) << "{ not json";
     CHECK_FALSE(store.status(id));
+}
+
+TEST_CASE("the erase journal store follows no link and reads no special file") {
+    const TempDir dir;
+    const EraseJournalStore store(StateStore::open(dir.path / "erase").value());
+    const auto device = sampleDevice();
+    const std::string id = device::driveKey(device);
+    const fs::path victim = dir.path / "victim";
+    std::ofstream(victim) << "root's";
+    fs::permissions(victim, fs::perms::owner_read | fs::perms::owner_write);
+
+    SECTION("a link planted as the journal is neither read nor written through") {
+        fs::create_symlink(victim, store.pathFor(id));
+        CHECK_FALSE(store.status(id));
+        auto active = store.begin(newJournal(device, "discard", "2026-11-23T13:00:00Z"));
+        REQUIRE(active); // the link is replaced by the journal, never written through
+        CHECK_FALSE(fs::is_symlink(store.pathFor(id)));
+    }
+    SECTION("a link planted as the lock is refused") {
+        fs::create_symlink(dir.path / "elsewhere",
+                           fs::path(store.pathFor(id)).replace_extension(".lock"));
+        auto active = store.begin(newJournal(device, "discard", "2026-11-23T13:00:00Z"));
+        REQUIRE_FALSE(active);
+        CHECK_FALSE(fs::exists(dir.path / "elsewhere"));
+    }
+    SECTION("a FIFO planted as the journal is refused without blocking") {
+        REQUIRE(::mkfifo(store.pathFor(id).c_str(), 0600) == 0);
+        auto status = store.status(id);
+        REQUIRE_FALSE(status);
+        CHECK_THAT(status.error().message(), Catch::Contains("not a regular file"));
+    }
+    std::ifstream in(victim);
+    CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == "root's");
+    CHECK(fs::status(victim).permissions() == (fs::perms::owner_read | fs::perms::owner_write));
 }
 
 TEST_CASE("a temporary password left by an interrupted erase makes security erase available") {

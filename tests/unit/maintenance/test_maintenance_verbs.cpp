@@ -65,3 +65,28 @@ TEST_CASE("maintenance verbs refuse malformed arguments") {
     CHECK(errorCode(call(service, "erase.unfreeze", {{"device", "/dev/sda"}, {"sleep", 60}})) ==
           "invalid-argument");
 }
+
+TEST_CASE("trim.audit refuses a path that is not a mount point without telling whether it exists") {
+    AllowAll authorizer;
+    ReplayProcessRunner runner;
+    HelperService service(authorizer);
+    addMaintenanceVerbs(service, runner, {});
+    // /etc exists and /etc/ssdk-no-such-dir does not; as root, resolving either would tell.
+    const auto existing = call(service, "trim.audit", {{"target", "/etc"}});
+    const auto missing = call(service, "trim.audit", {{"target", "/etc/ssdk-no-such-dir"}});
+    REQUIRE(errorCode(existing) == "invalid-argument");
+    REQUIRE(errorCode(missing) == "invalid-argument");
+    std::string existingText = existing["error"]["message"];
+    std::string missingText = missing["error"]["message"];
+    CHECK_THAT(existingText, Catch::Contains("is not a mount point"));
+    // The same answer, but for the path itself.
+    existingText.replace(existingText.find("/etc"), 4, "PATH");
+    missingText.replace(missingText.find("/etc/ssdk-no-such-dir"), 21, "PATH");
+    CHECK(existingText == missingText);
+    // The root filesystem is a mount point: it is audited (the answer depends on the machine).
+    const auto root = call(service, "trim.audit", {{"target", "/"}});
+    if (root["ok"] == false) {
+        CHECK_THAT(root["error"]["message"].get<std::string>(),
+                   !Catch::Contains("is not a mount point"));
+    }
+}

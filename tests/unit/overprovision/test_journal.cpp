@@ -3,6 +3,7 @@
 #include <fstream>
 #include <unistd.h>
 
+#include "core/device/drive_key.h"
 #include "core/overprovision/journal.h"
 
 using namespace ssdk;
@@ -25,7 +26,7 @@ Journal shrinkJournal() {
     journal.toPartitionSize = Bytes::mib(408);
     journal.fromFilesystemSize = Bytes::mib(510);
     journal.toFilesystemSize = Bytes::mib(408);
-    journal.tableBackup = "/tmp/x.sfdisk";
+    journal.tableBackup = "lab-op-apply-1.sfdisk";
     journal.steps = stepsFor(Direction::Shrink);
     return journal;
 }
@@ -70,20 +71,20 @@ TEST_CASE("rolling back a shrink grows towards the original sizes", "[overprovis
     Journal journal = shrinkJournal();
     journal.steps[0].state = StepState::Done;
     journal.steps[1].state = StepState::Started;
-    Journal back = journalToRollBack(journal, "/tmp/y.sfdisk");
+    Journal back = journalToRollBack(journal, "lab-op-y.sfdisk");
     CHECK(back.phase == Phase::RollingBack);
     CHECK(back.direction == Direction::Grow);
     CHECK(back.toPartitionSize == Bytes::mib(510));
     CHECK(back.toFilesystemSize == Bytes::mib(510));
     CHECK(back.steps[2].name == "grow-partition");
-    CHECK(back.tableBackup == "/tmp/y.sfdisk");
+    CHECK(back.tableBackup == "lab-op-y.sfdisk");
 }
 
 TEST_CASE("only a completed apply can be undone", "[overprovision]") {
     Journal journal = shrinkJournal();
-    CHECK_FALSE(journalForUndo(journal, "/tmp/z"));
+    CHECK_FALSE(journalForUndo(journal, "lab-op-z.sfdisk"));
     journal.phase = Phase::Completed;
-    auto undo = journalForUndo(journal, "/tmp/z");
+    auto undo = journalForUndo(journal, "lab-op-z.sfdisk");
     REQUIRE(undo);
     CHECK(undo->purpose == "undo");
     CHECK(undo->direction == Direction::Grow);
@@ -94,31 +95,57 @@ TEST_CASE("only a completed apply can be undone", "[overprovision]") {
 TEST_CASE("the store writes atomically and reads back", "[overprovision]") {
     const fs::path dir = fs::temp_directory_path() / ("ssdk-op-unit-" + std::to_string(::getpid()));
     fs::remove_all(dir);
-    JournalStore store(dir);
+    auto files = StateStore::open(dir / "op");
+    REQUIRE(files);
+    JournalStore store(*files);
     auto none = store.load("lab-op");
     REQUIRE(none);
     CHECK_FALSE(none->has_value());
     REQUIRE(store.save(shrinkJournal()));
-    CHECK(fs::exists(dir / "ssdkeeper" / "op" / "lab-op.json"));
-    CHECK_FALSE(fs::exists(dir / "ssdkeeper" / "op" / "lab-op.json.ssdkeeper.tmp"));
+    CHECK(fs::exists(dir / "op" / "lab-op.json"));
+    CHECK(fs::status(dir / "op" / "lab-op.json").permissions() ==
+          (fs::perms::owner_read | fs::perms::owner_write));
+    CHECK(fs::status(dir / "op").permissions() == fs::perms::owner_all);
     auto loaded = store.load("lab-op");
     REQUIRE(loaded);
     REQUIRE(loaded->has_value());
     CHECK((*loaded)->partitionPath == "/dev/loop7p1");
-    std::ofstream(store.pathFor("lab-bad")) << "{ torn";
+    CHECK((*loaded)->tableBackup == "lab-op-apply-1.sfdisk");
+    std::ofstream(files->pathOf("lab-bad.json")) << "{ torn";
     CHECK_FALSE(store.load("lab-bad"));
-    CHECK(store.backupPathFor("lab/../x", "apply").filename().string().find('/') ==
-          std::string::npos);
+    CHECK(StateStore::validName(store.newBackupName("lab-op", "apply")));
     fs::remove_all(dir);
 }
 
-TEST_CASE("device ids are stable and safe file names", "[overprovision]") {
+TEST_CASE("a journal naming a backup or a drive outside its store is refused", "[overprovision]") {
+    for (const std::string backup : {"/etc/ld.so.preload", "../../etc/passwd", ".hidden", "a/b"}) {
+        INFO(backup);
+        Json json = toJson(shrinkJournal());
+        json["table_backup"] = backup;
+        auto parsed = journalFromJson(json);
+        REQUIRE_FALSE(parsed);
+        CHECK_THAT(parsed.error().message(), Catch::Contains("table backup"));
+    }
+    Json json = toJson(shrinkJournal());
+    json["device_id"] = "../x";
+    CHECK_FALSE(journalFromJson(json));
+    json = toJson(shrinkJournal());
+    json["remount_point"] = "relative/dir";
+    json["steps"] = toJson(Journal{.steps = stepsFor(Direction::Shrink, true)})["steps"];
+    auto relative = journalFromJson(json);
+    REQUIRE_FALSE(relative);
+    CHECK_THAT(relative.error().message(), Catch::Contains("remount point"));
+}
+
+TEST_CASE("drive keys are stable and safe file names", "[overprovision]") {
     device::Device device;
     device.name = "nvme0n1";
-    CHECK(deviceIdFor(device) == "nvme0n1");
+    CHECK(device::driveKey(device) == "nvme0n1");
     device.model = "Samsung SSD 980";
     device.serial = "S64/ABC";
-    CHECK(deviceIdFor(device) == "Samsung_SSD_980-S64_ABC");
+    CHECK(device::driveKey(device) == "Samsung_SSD_980-S64_ABC");
     device.labName = "op1";
-    CHECK(deviceIdFor(device) == "lab-op1");
+    CHECK(device::driveKey(device) == "lab-op1");
+    device.labName = "../..";
+    CHECK(StateStore::validName(device::driveKey(device) + ".json"));
 }

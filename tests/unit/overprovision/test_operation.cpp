@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include "core/base/atomic_file.h"
 #include "core/overprovision/operation.h"
 
 using namespace ssdk;
@@ -51,9 +50,9 @@ public:
     std::vector<std::pair<Bytes, Bytes>> discards;
     int backups = 0;
 
-    Expected<void> backupTable(const std::string&, const fs::path& file) override {
+    Expected<std::string> dumpTable(const std::string&) override {
         ++backups;
-        return writeFileAtomically(file, "label: gpt\n");
+        return std::string("label: gpt\n");
     }
     Expected<Extent> partitionOnDisk(const std::string&, std::uint32_t) override {
         return Extent{start, size};
@@ -77,9 +76,14 @@ struct Bench {
     SimulatedExt4 runner;
     FakeEditor editor;
     FilesystemTool tool{runner};
-    JournalStore store{dir};
+    JournalStore store{openStore(dir)};
 
-    Bench() { fs::remove_all(dir); }
+    static StateStore openStore(const fs::path& dir) {
+        fs::remove_all(dir);
+        auto files = StateStore::open(dir);
+        REQUIRE(files);
+        return *files;
+    }
     ~Bench() { fs::remove_all(dir); }
 
     Journal shrink() {
@@ -96,7 +100,7 @@ struct Bench {
         journal.toPartitionSize = Bytes::mib(408);
         journal.fromFilesystemSize = Bytes::mib(510);
         journal.toFilesystemSize = Bytes::mib(408);
-        journal.tableBackup = store.backupPathFor("lab-op", "apply").string();
+        journal.tableBackup = store.newBackupName("lab-op", "apply");
         journal.steps = stepsFor(Direction::Shrink);
         return journal;
     }
@@ -129,7 +133,7 @@ TEST_CASE("a shrink runs its steps in order and records each", "[overprovision]"
     REQUIRE(bench.editor.discards.size() == 1);
     CHECK(bench.editor.discards[0].first == Bytes::mib(409));
     CHECK(bench.editor.discards[0].second == Bytes::mib(102));
-    CHECK(fs::exists(done->tableBackup));
+    CHECK(bench.store.files().read(done->tableBackup).value() == "label: gpt\n");
     CHECK(done->undoable());
 }
 
@@ -157,7 +161,7 @@ TEST_CASE("a failing step stops the run and leaves a pending journal", "[overpro
     }
     SECTION("rolling back restores the original sizes") {
         bench.runner.size = Bytes::mib(450); // say resize2fs got halfway
-        Operation back(journalToRollBack(**journal, bench.store.backupPathFor("lab-op", "rb")),
+        Operation back(journalToRollBack(**journal, bench.store.newBackupName("lab-op", "rb")),
                        bench.editor, bench.tool, bench.store);
         auto done = back.run();
         REQUIRE(done);

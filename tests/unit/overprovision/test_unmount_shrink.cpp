@@ -105,7 +105,7 @@ TEST_CASE("an unmounting journal unmounts first, remounts last and survives JSON
           "[overprovision]") {
     auto chosen = plan(mountedExt4(), kUsage, 20.0, PlanOptions{.unmountAndRemount = true});
     REQUIRE(chosen);
-    auto journal = journalForPlan(*chosen, "lab-x", "/tmp/x.sfdisk");
+    auto journal = journalForPlan(*chosen, "lab-x", "lab-x-apply-1.sfdisk");
     REQUIRE(journal);
     CHECK(journal->mountPoint.empty()); // resized unmounted
     CHECK(journal->remountPoint == "/mnt/data0");
@@ -118,12 +118,12 @@ TEST_CASE("an unmounting journal unmounts first, remounts last and survives JSON
     CHECK(back->remountOptions == journal->remountOptions);
     CHECK(back->steps.size() == journal->steps.size());
 
-    auto rollBack = journalToRollBack(*back, "/tmp/y.sfdisk");
+    auto rollBack = journalToRollBack(*back, "lab-x-rollback-2.sfdisk");
     CHECK(rollBack.steps[1].name == "unmount");
     CHECK(rollBack.steps.back().name == "remount");
 
     back->phase = Phase::Completed;
-    auto undo = journalForUndo(*back, "/tmp/z.sfdisk");
+    auto undo = journalForUndo(*back, "lab-x-undo-3.sfdisk");
     REQUIRE(undo);
     CHECK(undo->remountPoint.empty());
     CHECK(undo->steps.size() == stepsFor(Direction::Grow).size());

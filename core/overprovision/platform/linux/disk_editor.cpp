@@ -73,14 +73,13 @@ LinuxDiskEditor::LinuxDiskEditor(ProcessRunner& runner, SysfsRoot root)
     : m_runner(runner)
     , m_root(std::move(root)) {}
 
-Expected<void> LinuxDiskEditor::backupTable(const std::string& device,
-                                            const std::filesystem::path& file) {
+Expected<std::string> LinuxDiskEditor::dumpTable(const std::string& device) {
     auto dump = runChecked(
         m_runner, {.argv = {"sfdisk", "--dump", device}, .environment = {{"LC_ALL", "C"}}});
     if (!dump) {
         return std::unexpected(dump.error().addContext("backing up the partition table"));
     }
-    return writeFileAtomically(file, dump->standardOutput);
+    return std::move(dump->standardOutput);
 }
 
 Expected<DiskEditor::Extent> LinuxDiskEditor::partitionOnDisk(const std::string& device,
