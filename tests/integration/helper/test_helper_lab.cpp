@@ -5,24 +5,12 @@
 
 #include "core/base/bytes.h"
 #include "core/rpc/client.h"
+#include "tests/integration/helper/helper_next_to_tests.h"
 #include "tests/integration/lab/lab_scratch.h"
 
 using namespace ssdk;
 using namespace ssdk::test;
 namespace fs = std::filesystem;
-
-namespace {
-
-// The helper found the way clients find it; as root it runs without pkexec.
-rpc::HelperLocation helperNextToTests() {
-    ::unsetenv("SSDK_HELPER");
-    const auto location = rpc::locateHelper();
-    REQUIRE(location.helperPath == fs::path(SSDK_BINARY_DIR) / "bin" / "ssdkeeper-helper");
-    REQUIRE_FALSE(location.usePkexec);
-    return location;
-}
-
-} // namespace
 
 TEST_CASE("ping answers with the protocol version and the caller", "[helper]") {
     const ScratchState scratch;

@@ -12,6 +12,7 @@
 #include "core/device/drive_key.h"
 #include "core/rpc/client.h"
 #include "helper/firmware_verbs.h"
+#include "tests/integration/helper/helper_next_to_tests.h"
 #include "tests/integration/lab/lab_scratch.h"
 #include "tests/support/allow_all.h"
 
@@ -20,14 +21,6 @@ using namespace ssdk::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-rpc::HelperClient startHelper() {
-    ::unsetenv("SSDK_HELPER");
-    const auto location = rpc::locateHelper();
-    REQUIRE(location.helperPath == fs::path(SSDK_BINARY_DIR) / "bin" / "ssdkeeper-helper");
-    REQUIRE_FALSE(location.usePkexec);
-    return rpc::HelperClient(location);
-}
 
 // A root-owned 0600 file outside every state directory: what an attacker wants overwritten,
 // made readable or created.
@@ -124,7 +117,7 @@ TEST_CASE("links planted in the user's state directory are never followed by op.
     const fs::path userOp = lab.userDir("op");
     fs::create_symlink(victim.path, userOp / (key + ".json.ssdkeeper.tmp"));
     ::umask(0); // pkexec keeps the caller's umask: the helper must not depend on it
-    auto client = startHelper();
+    auto client = rpc::HelperClient(helperNextToTests());
     ::umask(022);
     std::vector<std::string> steps;
     const auto applied = client.call(
@@ -174,7 +167,7 @@ TEST_CASE("a journal forged in the user's state directory is neither read nor ca
     std::ofstream(userOp / (key + ".json"))
         << forgedJournal(key, drive.devicePath, victim.path, mountAt);
 
-    auto client = startHelper();
+    auto client = rpc::HelperClient(helperNextToTests());
     const auto inspected = client.call("op.inspect", Json{{"device", drive.devicePath}});
     REQUIRE(inspected);
     CHECK((*inspected)["journal"].is_null());
@@ -210,7 +203,7 @@ TEST_CASE("erase.run takes its lock in the helper's store, not through a planted
         fs::create_symlink(victim.path, userErase / (name + ".json"));
     }
 
-    auto client = startHelper();
+    auto client = rpc::HelperClient(helperNextToTests());
     const auto probe = client.call("erase.probe", Json{{"device", drive.devicePath}});
     REQUIRE(probe); // reads no journal through the planted link
     CHECK(probe->dump().find("root's") == std::string::npos);
@@ -237,7 +230,7 @@ TEST_CASE("the helper refuses a state directory someone else could change", "[he
     // The privileged directory handed to another user (as if /var/lib/ssdkeeper had been).
     fs::create_directories(scratch.privilegedDir());
     REQUIRE(::chown(scratch.privilegedDir().c_str(), 65534, 65534) == 0);
-    auto client = startHelper();
+    auto client = rpc::HelperClient(helperNextToTests());
     const auto refused = client.call("op.apply", Json{{"device", drive.devicePath},
                                                       {"spare_percent", 20},
                                                       {"partition", drive.devicePath + "p1"}});
