@@ -17,7 +17,10 @@ case ${1:-} in
     start)
         # A VM left over from a killed run is removed first.
         lab stop >/dev/null
-        lab start --lifetime 1200
+        # The lifetime only ends a VM that ctest itself left behind: it must outlast the whole
+        # suite, whose lab checks are spread over the run (a 1200 s lifetime killed the VM
+        # under the last RAM cache check of a 1235 s run).
+        lab start --lifetime 3600
         # The guest reads the host over 9p without a page cache, so every command would load
         # its ~100 MB binary (mostly debug info) again. Debug-stripped copies are put over the
         # same paths in the guest's tmpfs overlay once; the checks call the usual paths.
