@@ -3,7 +3,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
-#include <set>
 #include <sstream>
 #include <unistd.h>
 
@@ -21,17 +20,6 @@ namespace {
 // only chase the writes that keep coming.
 bool drainsBySwitch(const PowerDecision& decision) {
     return decision.mode == CacheMode::WriteThrough;
-}
-
-std::vector<std::string> splitOptions(const std::string& text) {
-    std::vector<std::string> options;
-    std::stringstream in(text);
-    for (std::string option; std::getline(in, option, ',');) {
-        if (!option.empty()) {
-            options.push_back(option);
-        }
-    }
-    return options;
 }
 
 Expected<std::string> readWhole(const std::filesystem::path& path) {
@@ -145,26 +133,6 @@ Expected<CacheRecord> cacheRecordFromJson(const Json& json) {
                        boot.value("line_before", ""), boot.value("line_after", "")};
     }
     return record;
-}
-
-std::string remountOptions(const std::string& mountOptions, const std::string& superOptions) {
-    std::vector<std::string> result;
-    std::set<std::string> seen;
-    const bool readOnly = std::ranges::count(splitOptions(mountOptions), std::string("ro")) > 0;
-    for (const auto& list : {mountOptions, superOptions}) {
-        for (const auto& option : splitOptions(list)) {
-            if (option == "seclabel" || option == "rw" || option == "ro" || seen.contains(option)) {
-                continue;
-            }
-            seen.insert(option);
-            result.push_back(option);
-        }
-    }
-    std::string text = readOnly ? "ro" : "rw";
-    for (const auto& option : result) {
-        text += "," + option;
-    }
-    return text;
 }
 
 Json toJson(const BackendReport& report) {
@@ -326,8 +294,8 @@ Expected<CacheRecord> CacheManager::enable(const std::string& backendName, const
             return fail(ErrorCode::Busy, "a partition of " + plan.origin + " is mounted on " +
                                              entry->mountPoint + "; cache that partition");
         }
-        record.mount = MountRecord{entry->mountPoint, entry->fsType,
-                                   remountOptions(entry->mountOptions, entry->superOptions)};
+        record.mount =
+            MountRecord{entry->mountPoint, entry->fsType, device::remountOptions(*entry)};
     }
     if (auto saved = save(record); !saved) {
         return std::unexpected(saved.error());
@@ -652,8 +620,8 @@ Expected<CacheRecord> CacheManager::enableAtBoot(const std::string& backendName,
     }
     MountRecord mountRecord{entry.mountPoint, entry.type, entry.options};
     if (auto mounted = m_env.mountOf(plan.origin); mounted) {
-        mountRecord = MountRecord{mounted->mountPoint, mounted->fsType,
-                                  remountOptions(mounted->mountOptions, mounted->superOptions)};
+        mountRecord =
+            MountRecord{mounted->mountPoint, mounted->fsType, device::remountOptions(*mounted)};
     }
     const std::string stable = stableDevicePath(plan.origin);
     CacheRecord record{

@@ -47,10 +47,6 @@ struct CacheRecord {
 Json toJson(const CacheRecord& record);
 Expected<CacheRecord> cacheRecordFromJson(const Json& json);
 
-// The options to mount with again: per-mount and per-superblock options of a mountinfo line,
-// without duplicates and without ones mount(8) does not take back (seclabel).
-std::string remountOptions(const std::string& mountOptions, const std::string& superOptions);
-
 struct BackendReport {
     std::string name;
     std::string title;

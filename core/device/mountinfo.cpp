@@ -1,5 +1,7 @@
 #include "core/device/mountinfo.h"
 
+#include <algorithm>
+
 namespace ssdk::device {
 
 namespace {
@@ -21,11 +23,47 @@ std::vector<std::string_view> splitFields(std::string_view line) {
     return fields;
 }
 
+std::vector<std::string_view> splitOptions(std::string_view text) {
+    std::vector<std::string_view> options;
+    while (!text.empty()) {
+        const auto comma = text.find(',');
+        const auto option = text.substr(0, comma);
+        if (!option.empty()) {
+            options.push_back(option);
+        }
+        if (comma == std::string_view::npos) {
+            break;
+        }
+        text.remove_prefix(comma + 1);
+    }
+    return options;
+}
+
 bool isOctal(char c) {
     return c >= '0' && c <= '7';
 }
 
 } // namespace
+
+std::string remountOptions(const MountInfoEntry& entry) {
+    std::vector<std::string_view> options = splitOptions(entry.mountOptions);
+    auto has = [&options](std::string_view option) {
+        return std::find(options.begin(), options.end(), option) != options.end();
+    };
+    const bool accessGiven = has("rw") || has("ro");
+    for (const auto option : splitOptions(entry.superOptions)) {
+        const bool access = option == "rw" || option == "ro";
+        if (has(option) || option == "seclabel" || (access && accessGiven)) {
+            continue;
+        }
+        options.push_back(option);
+    }
+    std::string text;
+    for (const auto option : options) {
+        text += (text.empty() ? "" : ",") + std::string(option);
+    }
+    return text;
+}
 
 std::string unescapeMountField(std::string_view field) {
     std::string out;

@@ -21,6 +21,11 @@ struct MountInfoEntry {
 // line means a recording was cut, and the rest is still worth reading.
 std::vector<MountInfoEntry> parseMountInfo(std::string_view text);
 
+// The options to mount a filesystem again as `entry` shows it mounted: the per-mount options
+// followed by the superblock options that are not already there ("rw"/"ro" once, from the
+// per-mount options; "seclabel", which the kernel adds by itself, dropped). Pure.
+std::string remountOptions(const MountInfoEntry& entry);
+
 // Undoes the kernel's octal escapes of space, tab, newline and backslash in mountinfo fields.
 std::string unescapeMountField(std::string_view field);
 

@@ -7,22 +7,6 @@ namespace ssdk::overprovision {
 
 namespace {
 
-std::vector<std::string_view> splitOptions(std::string_view text) {
-    std::vector<std::string_view> options;
-    while (!text.empty()) {
-        const auto comma = text.find(',');
-        const auto option = text.substr(0, comma);
-        if (!option.empty()) {
-            options.push_back(option);
-        }
-        if (comma == std::string_view::npos) {
-            break;
-        }
-        text.remove_prefix(comma + 1);
-    }
-    return options;
-}
-
 std::optional<std::uint32_t> hexNumber(std::string_view text) {
     std::uint32_t value = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, 16);
@@ -33,26 +17,6 @@ std::optional<std::uint32_t> hexNumber(std::string_view text) {
 }
 
 } // namespace
-
-std::string remountOptions(const device::MountInfoEntry& entry) {
-    std::vector<std::string_view> options = splitOptions(entry.mountOptions);
-    auto has = [&options](std::string_view option) {
-        return std::find(options.begin(), options.end(), option) != options.end();
-    };
-    const bool accessGiven = has("rw") || has("ro");
-    for (const auto option : splitOptions(entry.superOptions)) {
-        const bool access = option == "rw" || option == "ro";
-        if (has(option) || option == "seclabel" || (access && accessGiven)) {
-            continue;
-        }
-        options.push_back(option);
-    }
-    std::string text;
-    for (const auto option : options) {
-        text += (text.empty() ? "" : ",") + std::string(option);
-    }
-    return text;
-}
 
 std::optional<device::MountInfoEntry> findMount(std::string_view mountInfo, std::string_view source,
                                                 std::string_view mountPoint) {

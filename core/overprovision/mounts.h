@@ -11,11 +11,6 @@
 
 namespace ssdk::overprovision {
 
-// The options to mount a filesystem again as `entry` shows it mounted: the per-mount options
-// followed by the superblock options that are not already there ("rw"/"ro" once; "seclabel",
-// which the kernel adds by itself, dropped). Pure.
-std::string remountOptions(const device::MountInfoEntry& entry);
-
 // The mount of `source` at `mountPoint` in mountinfo text, if there is one. Pure.
 std::optional<device::MountInfoEntry> findMount(std::string_view mountInfo, std::string_view source,
                                                 std::string_view mountPoint);

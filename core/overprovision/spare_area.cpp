@@ -122,7 +122,7 @@ Expected<Journal> SpareArea::apply(const std::string& devicePath, double sparePe
             return fail(ErrorCode::Busy, journal->partitionPath + " is no longer mounted at " +
                                              journal->remountPoint + "; nothing done");
         }
-        journal->remountOptions = remountOptions(**mounted);
+        journal->remountOptions = device::remountOptions(**mounted);
     }
     Operation operation(std::move(*journal), m_editor, m_filesystems, m_store);
     return operation.run(observer);

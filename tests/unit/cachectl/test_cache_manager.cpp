@@ -45,11 +45,6 @@ const std::string kCachedMounted = "36 25 253:0 / /mnt/lab\\040data rw,relatime 
 
 } // namespace
 
-TEST_CASE("remount options keep what the filesystem was mounted with", "[cache-manager]") {
-    CHECK(remountOptions("rw,relatime", "rw,errors=remount-ro") == "rw,relatime,errors=remount-ro");
-    CHECK(remountOptions("ro,noatime", "ro,seclabel,discard") == "ro,noatime,discard");
-}
-
 TEST_CASE("an unmounted device is cached, operated and released; the journal follows",
           "[cache-manager]") {
     Setup setup;

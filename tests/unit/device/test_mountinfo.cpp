@@ -37,3 +37,17 @@ TEST_CASE("unescapeMountField decodes octal escapes only", "[mountinfo]") {
     CHECK(unescapeMountField("trailing\\04") == "trailing\\04");
     CHECK(unescapeMountField("\\x41") == "\\x41");
 }
+
+TEST_CASE("remount options keep what the filesystem was mounted with", "[mountinfo]") {
+    using ssdk::device::MountInfoEntry;
+    using ssdk::device::remountOptions;
+    CHECK(remountOptions(MountInfoEntry{.mountOptions = "rw,relatime",
+                                        .superOptions = "rw,errors=remount-ro"}) ==
+          "rw,relatime,errors=remount-ro");
+    CHECK(remountOptions(MountInfoEntry{.mountOptions = "ro,noatime",
+                                        .superOptions = "ro,seclabel,discard"}) ==
+          "ro,noatime,discard");
+    // "rw" of the superblock does not undo a read-only mount of it.
+    CHECK(remountOptions(MountInfoEntry{.mountOptions = "ro,relatime", .superOptions = "rw"}) ==
+          "ro,relatime");
+}
