@@ -16,15 +16,6 @@ Expected<Phase> phaseFromString(std::string_view text) {
     return fail(ErrorCode::Parse, "journal: unknown phase \"" + std::string(text) + "\"");
 }
 
-Expected<StepState> stateFromString(std::string_view text) {
-    for (StepState state : {StepState::Pending, StepState::Started, StepState::Done}) {
-        if (toString(state) == text) {
-            return state;
-        }
-    }
-    return fail(ErrorCode::Parse, "journal: unknown step state \"" + std::string(text) + "\"");
-}
-
 } // namespace
 
 std::string_view toString(Phase phase) {
@@ -41,39 +32,51 @@ std::string_view toString(Phase phase) {
     return "running";
 }
 
-std::string_view toString(StepState state) {
-    switch (state) {
-    case StepState::Pending:
-        return "pending";
-    case StepState::Started:
-        return "started";
-    case StepState::Done:
-        return "done";
+std::string_view toString(Step step) {
+    switch (step) {
+    case Step::BackupTable:
+        return "backup-table";
+    case Step::Unmount:
+        return "unmount";
+    case Step::CheckFilesystem:
+        return "check-filesystem";
+    case Step::ShrinkFilesystem:
+        return "shrink-filesystem";
+    case Step::GrowFilesystem:
+        return "grow-filesystem";
+    case Step::ShrinkPartition:
+        return "shrink-partition";
+    case Step::GrowPartition:
+        return "grow-partition";
+    case Step::InformKernel:
+        return "inform-kernel";
+    case Step::Discard:
+        return "discard";
+    case Step::Verify:
+        return "verify";
+    case Step::Remount:
+        return "remount";
     }
-    return "pending";
+    return "verify";
 }
 
 std::vector<JournalStep> stepsFor(Direction direction, bool remount) {
-    std::vector<std::string> names;
+    std::vector<Step> order;
     if (direction == Direction::Shrink) {
-        names = {"backup-table",
-                 "check-filesystem",
-                 "shrink-filesystem",
-                 "shrink-partition",
-                 "inform-kernel",
-                 "discard",
-                 "verify"};
+        order = {Step::BackupTable,     Step::CheckFilesystem, Step::ShrinkFilesystem,
+                 Step::ShrinkPartition, Step::InformKernel,    Step::Discard,
+                 Step::Verify};
     } else {
-        names = {"backup-table",  "check-filesystem", "grow-partition",
-                 "inform-kernel", "grow-filesystem",  "verify"};
+        order = {Step::BackupTable,  Step::CheckFilesystem, Step::GrowPartition,
+                 Step::InformKernel, Step::GrowFilesystem,  Step::Verify};
     }
     if (remount) {
-        names.insert(names.begin() + 1, "unmount");
-        names.emplace_back("remount");
+        order.insert(order.begin() + 1, Step::Unmount);
+        order.push_back(Step::Remount);
     }
     std::vector<JournalStep> steps;
-    for (auto& name : names) {
-        steps.push_back({std::move(name), StepState::Pending});
+    for (const Step step : order) {
+        steps.push_back({step, StepState::Pending});
     }
     return steps;
 }
@@ -127,7 +130,7 @@ Expected<Journal> journalForUndo(const Journal& completed, const std::string& ba
 
 Journal journalToFinish(Journal pending) {
     for (auto& step : pending.steps) {
-        if (step.name != "backup-table" || step.state != StepState::Done) {
+        if (step.step != Step::BackupTable || step.state != StepState::Done) {
             step.state = StepState::Pending;
         }
     }
@@ -151,7 +154,7 @@ Journal journalToRollBack(const Journal& pending, const std::string& backupName)
 Json toJson(const Journal& journal) {
     Json steps = Json::array();
     for (const auto& step : journal.steps) {
-        steps.push_back(Json{{"name", step.name}, {"state", toString(step.state)}});
+        steps.push_back(Json{{"name", toString(step.step)}, {"state", toString(step.state)}});
     }
     return Json{{"version", journal.version},
                 {"device_id", journal.deviceId},
@@ -237,15 +240,15 @@ Expected<Journal> journalFromJson(const Json& json) {
             return fail(ErrorCode::Parse, "journal: the steps do not match its direction");
         }
         for (std::size_t i = 0; i < steps.size(); ++i) {
-            auto state = stateFromString(steps[i].at("state").get<std::string>());
+            auto state = jobStateFromString(steps[i].at("state").get<std::string>());
             if (!state) {
-                return std::unexpected(state.error());
+                return std::unexpected(Error(state.error()).addContext("journal"));
             }
-            if (steps[i].at("name").get<std::string>() != expected[i].name) {
+            if (steps[i].at("name").get<std::string>() != toString(expected[i].step)) {
                 return fail(ErrorCode::Parse, "journal: unexpected step \"" +
                                                   steps[i].at("name").get<std::string>() + "\"");
             }
-            journal.steps.push_back({expected[i].name, *state});
+            journal.steps.push_back({expected[i].step, *state});
         }
         return journal;
     } catch (const Json::exception& error) {

@@ -8,16 +8,34 @@
 
 #include "core/base/bytes.h"
 #include "core/base/error.h"
+#include "core/base/job.h"
 #include "core/base/json.h"
 #include "core/base/state_store.h"
 #include "core/overprovision/planner.h"
 
 namespace ssdk::overprovision {
 
-enum class StepState { Pending, Started, Done };
+// The jobs a spare-area Operation is made of (core/overprovision/jobs.h); the journal names each
+// by toString(Step).
+enum class Step {
+    BackupTable,      // "backup-table"
+    Unmount,          // "unmount"
+    CheckFilesystem,  // "check-filesystem"
+    ShrinkFilesystem, // "shrink-filesystem"
+    GrowFilesystem,   // "grow-filesystem"
+    ShrinkPartition,  // "shrink-partition"
+    GrowPartition,    // "grow-partition"
+    InformKernel,     // "inform-kernel"
+    Discard,          // "discard"
+    Verify,           // "verify"
+    Remount,          // "remount"
+};
+std::string_view toString(Step step);
+
+using StepState = JobState;
 
 struct JournalStep {
-    std::string name; // "backup-table", "check-filesystem", "shrink-filesystem", …
+    Step step = Step::BackupTable;
     StepState state = StepState::Pending;
 };
 
@@ -81,7 +99,6 @@ Journal journalToRollBack(const Journal& pending, const std::string& backupName)
 Json toJson(const Journal& journal);
 Expected<Journal> journalFromJson(const Json& json);
 std::string_view toString(Phase phase);
-std::string_view toString(StepState state);
 
 // Journals live in a StateStore that only the helper writes (/var/lib/ssdkeeper/op, root,
 // 0700): <drive key>.json, one per drive, and the table backups beside them. Nothing in it

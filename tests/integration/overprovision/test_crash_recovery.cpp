@@ -291,7 +291,7 @@ TEST_CASE("a kill while unmounted for the shrink is recovered and remounted", "[
         auto journal = loadJournal(scratch, drive.lab.drive.name);
         REQUIRE(journal);
         REQUIRE(journal->pending());
-        CHECK(journal->steps[1].name == "unmount");
+        CHECK(journal->steps[1].step == Step::Unmount);
         CHECK(options() == "not mounted");
         auto recovered = driver({scratch.dir().string(), action, drive.lab.device});
         INFO(recovered.standardOutput << recovered.standardError);
@@ -382,7 +382,7 @@ TEST_CASE("a kill in the middle of resize2fs is recovered without loss", "[overp
                 continue;
             }
             caught = true;
-            CHECK(journal->steps[2].name == "shrink-filesystem");
+            CHECK(journal->steps[2].step == Step::ShrinkFilesystem);
             CHECK(journal->steps[2].state == StepState::Started);
             recoverAndCheck(drive, action);
         }

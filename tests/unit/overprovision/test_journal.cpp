@@ -42,7 +42,7 @@ TEST_CASE("a journal survives its JSON form", "[overprovision]") {
     CHECK(back->steps.size() == 7);
     CHECK(back->steps[0].state == StepState::Done);
     CHECK(back->steps[2].state == StepState::Started);
-    CHECK(back->steps[2].name == "shrink-filesystem");
+    CHECK(back->steps[2].step == Step::ShrinkFilesystem);
     CHECK(back->toPartitionSize == Bytes::mib(408));
     CHECK(back->pending());
 
@@ -76,7 +76,7 @@ TEST_CASE("rolling back a shrink grows towards the original sizes", "[overprovis
     CHECK(back.direction == Direction::Grow);
     CHECK(back.toPartitionSize == Bytes::mib(510));
     CHECK(back.toFilesystemSize == Bytes::mib(510));
-    CHECK(back.steps[2].name == "grow-partition");
+    CHECK(back.steps[2].step == Step::GrowPartition);
     CHECK(back.tableBackup == "lab-op-y.sfdisk");
 }
 

@@ -110,8 +110,8 @@ TEST_CASE("an unmounting journal unmounts first, remounts last and survives JSON
     CHECK(journal->mountPoint.empty()); // resized unmounted
     CHECK(journal->remountPoint == "/mnt/data0");
     REQUIRE(journal->steps.size() == stepsFor(Direction::Shrink).size() + 2);
-    CHECK(journal->steps[1].name == "unmount");
-    CHECK(journal->steps.back().name == "remount");
+    CHECK(journal->steps[1].step == Step::Unmount);
+    CHECK(journal->steps.back().step == Step::Remount);
     journal->remountOptions = "rw,relatime,errors=remount-ro";
     auto back = journalFromJson(toJson(*journal));
     REQUIRE(back);
@@ -119,8 +119,8 @@ TEST_CASE("an unmounting journal unmounts first, remounts last and survives JSON
     CHECK(back->steps.size() == journal->steps.size());
 
     auto rollBack = journalToRollBack(*back, "lab-x-rollback-2.sfdisk");
-    CHECK(rollBack.steps[1].name == "unmount");
-    CHECK(rollBack.steps.back().name == "remount");
+    CHECK(rollBack.steps[1].step == Step::Unmount);
+    CHECK(rollBack.steps.back().step == Step::Remount);
 
     back->phase = Phase::Completed;
     auto undo = journalForUndo(*back, "lab-x-undo-3.sfdisk");

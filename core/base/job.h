@@ -1,0 +1,52 @@
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/base/error.h"
+
+namespace ssdk {
+
+// How far one Job of an Operation got, as the Operation's journal records it.
+enum class JobState { Pending, Started, Done };
+std::string_view toString(JobState state);
+Expected<JobState> jobStateFromString(std::string_view text);
+
+// One step of a long or destructive Operation (DESIGN.md: "an Operation of Jobs"): it says what
+// it is about to do and does it. run() must be safe to repeat: after a crash, a job that was
+// started and may have half-run is run again.
+class Job {
+public:
+    virtual ~Job() = default;
+    // The journal's word for the job ("shrink-filesystem"); stable, never shown translated.
+    virtual std::string_view name() const = 0;
+    // What it does, in words ("Shrinking the ext4 filesystem on /dev/loop3p1 to 400 MiB").
+    virtual std::string describe() const = 0;
+    virtual Expected<void> run() = 0;
+};
+
+// Reported before and after each job runs.
+struct JobEvent {
+    std::size_t index = 0; // into the jobs
+    std::size_t count = 0;
+    std::string name;        // Job::name()
+    std::string description; // Job::describe()
+    bool finished = false;   // false: about to start; true: done and recorded
+};
+using JobObserver = std::function<void(const JobEvent&)>;
+
+// Runs, in order, every job whose state is not Done: each is marked Started and recorded
+// (record()) before it runs, and marked Done and recorded after. A failing job stops the run
+// with its error (its description added as context) and stays Started, so a crash or a
+// failure at any point leaves a record that says which job to run again. A failing record()
+// stops the run too. `states` has one entry per job. `logger` names the spdlog logger each
+// job's description is logged to.
+Expected<void> runJobs(std::span<const std::unique_ptr<Job>> jobs, std::span<JobState> states,
+                       const std::function<Expected<void>()>& record, const JobObserver& observer,
+                       std::string_view logger);
+
+} // namespace ssdk
