@@ -3,7 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <fmt/format.h>
+#include <iterator>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "core/smart/health_rules.h"
 
 namespace ssdk::smart {
 
@@ -58,10 +63,6 @@ const AtaAttribute* findByName(const SmartReport& report, std::string_view wante
     return nullptr;
 }
 
-std::string describe(const AtaAttribute& attribute) {
-    return fmt::format("{} {}", attribute.id, attribute.name);
-}
-
 std::optional<std::uint64_t> powerOnHoursFromAttribute(const SmartReport& report) {
     const AtaAttribute* attribute = report.attribute(9);
     if (attribute == nullptr) {
@@ -80,26 +81,6 @@ std::optional<std::uint64_t> powerOnHoursFromAttribute(const SmartReport& report
         return count / 3600;
     }
     return count;
-}
-
-// Entries in the drive's error log: ATA SMART error log count, NVMe num_err_log_entries.
-struct ErrorLogCount {
-    bool known = false;
-    std::uint64_t count = 0;
-};
-
-ErrorLogCount errorLogCount(const SmartReport& report) {
-    if (report.nvme && report.nvme->numErrLogEntries && report.nvme->numErrLogEntries->fitsIn64()) {
-        return {true, report.nvme->numErrLogEntries->low()};
-    }
-    if (report.ataErrorLogCount) {
-        return {true, *report.ataErrorLogCount};
-    }
-    return {};
-}
-
-std::string since(const AssessmentOptions& options) {
-    return options.previousReadAt.empty() ? std::string("the last report") : options.previousReadAt;
 }
 
 } // namespace
@@ -213,7 +194,7 @@ DerivedValues deriveValues(const SmartReport& report) {
             const AtaAttribute* attribute = findByName(report, name);
             if (attribute != nullptr && attribute->value && *attribute->value <= 100) {
                 derived.percentageUsed = 100 - *attribute->value;
-                derived.wearSource = "ATA " + describe(*attribute);
+                derived.wearSource = "ATA " + attributeLabel(*attribute);
                 break;
             }
         }
@@ -223,7 +204,7 @@ DerivedValues deriveValues(const SmartReport& report) {
             if (const AtaAttribute* attribute = findByName(report, name);
                 attribute != nullptr && rawCount(*attribute) <= 1000) {
                 derived.percentageUsed = static_cast<int>(rawCount(*attribute));
-                derived.wearSource = "ATA " + describe(*attribute);
+                derived.wearSource = "ATA " + attributeLabel(*attribute);
                 break;
             }
         }
@@ -247,200 +228,15 @@ DerivedValues deriveValues(const SmartReport& report) {
 }
 
 Assessment assessHealth(const SmartReport& report, const AssessmentOptions& options) {
+    if (std::optional<Reason> missing = missingSmartData(report)) {
+        return {Verdict::Unknown, {std::move(*missing)}};
+    }
     Assessment assessment;
-    auto add = [&](std::string code, std::string message, Severity severity) {
-        assessment.reasons.push_back({std::move(code), std::move(message), severity});
-    };
-
-    const bool hasData = report.smartOverallPassed.has_value() || !report.attributes.empty() ||
-                         report.nvme.has_value() || report.scsiGrownDefects.has_value() ||
-                         report.scsiUncorrectedErrors.has_value();
-    if (report.smartAvailable == false || !hasData) {
-        add("no-smart",
-            report.smartAvailable == false
-                ? "The drive does not offer SMART, so its health cannot be judged."
-                : "No SMART data could be read from the drive, so its health cannot be judged.",
-            Severity::Info);
-        assessment.verdict = Verdict::Unknown;
-        return assessment;
+    for (const HealthRule& rule : healthRules()) {
+        std::vector<Reason> found = rule.check(report, options);
+        assessment.reasons.insert(assessment.reasons.end(), std::make_move_iterator(found.begin()),
+                                  std::make_move_iterator(found.end()));
     }
-
-    if (report.smartOverallPassed == false) {
-        add("smart-failed", "The drive's own SMART self-assessment says it is FAILING.",
-            Severity::Bad);
-    }
-    for (const auto& attribute : report.attributes) {
-        if (attribute.failingNow) {
-            add("attribute-failing-now",
-                fmt::format("Attribute {} is at or below its failure threshold now ({} ≤ {}).",
-                            describe(attribute), attribute.value.value_or(0),
-                            attribute.thresh.value_or(0)),
-                Severity::Bad);
-        } else if (attribute.failedInPast) {
-            add("attribute-failed-in-past",
-                fmt::format("Attribute {} reached its failure threshold in the past (worst {} ≤ "
-                            "{}).",
-                            describe(attribute), attribute.worst.value_or(0),
-                            attribute.thresh.value_or(0)),
-                Severity::Caution);
-        }
-    }
-
-    struct SectorRule {
-        std::uint8_t id;
-        std::string_view code;
-        std::string_view what;
-    };
-    static constexpr std::array kSectorRules{
-        SectorRule{5, "reallocated-sectors", "sectors have been reallocated to spare area"},
-        SectorRule{197, "pending-sectors", "sectors are unreadable and waiting to be reallocated"},
-        SectorRule{198, "offline-uncorrectable", "sectors could not be corrected in offline scans"},
-        SectorRule{196, "reallocation-events", "reallocation events have happened"},
-    };
-    for (const auto& rule : kSectorRules) {
-        if (const AtaAttribute* attribute = report.attribute(rule.id)) {
-            // Some vendors (Seagate) pack other fields into the upper bytes of these raw
-            // values; no drive has 2^32 bad sectors, so only the low 32 bits are a count.
-            if (const auto count = rawCount(*attribute) & 0xffff'ffffu; count > 0) {
-                add(std::string(rule.code),
-                    fmt::format("{} {} (attribute {}): the media is wearing or damaged.", count,
-                                rule.what, describe(*attribute)),
-                    Severity::Caution);
-            }
-        }
-    }
-    if (const AtaAttribute* crc = report.attribute(199)) {
-        const auto count = rawCount(*crc);
-        const AtaAttribute* before = options.previous ? options.previous->attribute(199) : nullptr;
-        if (before != nullptr && count > rawCount(*before)) {
-            add("interface-crc-errors-growing",
-                fmt::format("CRC errors grew by {} since {} (from {} to {}): check the cable "
-                            "and connector (this is link trouble, not worn media).",
-                            count - rawCount(*before), since(options), rawCount(*before), count),
-                Severity::Caution);
-        } else if (count > 0) {
-            add("interface-crc-errors",
-                fmt::format("{} interface CRC errors were counted: they point to the cable or "
-                            "connector, not to the media.",
-                            count),
-                Severity::Info);
-        }
-    }
-
-    if (report.nvme) {
-        const NvmeHealthLog& nvme = *report.nvme;
-        for (const auto& bit : nvmeCriticalWarningBits()) {
-            if ((nvme.criticalWarning & bit.mask) != 0) {
-                add(std::string(bit.code), fmt::format("NVMe critical warning: {}.", bit.meaning),
-                    bit.mask == 0x02 ? Severity::Caution : Severity::Bad);
-            }
-        }
-        if (nvme.mediaErrors && *nvme.mediaErrors > UInt128(0)) {
-            add("media-errors",
-                fmt::format("{} unrecovered media and data-integrity errors were reported.",
-                            nvme.mediaErrors->toString()),
-                Severity::Caution);
-        }
-        if (nvme.warningTempTime && *nvme.warningTempTime > 0) {
-            add("temperature-history",
-                fmt::format("The drive spent {} minutes above its warning temperature and {} "
-                            "above its critical temperature.",
-                            *nvme.warningTempTime, nvme.criticalCompTime.value_or(0)),
-                Severity::Info);
-        }
-    }
-    if (report.scsiGrownDefects && *report.scsiGrownDefects > 0) {
-        add("grown-defects",
-            fmt::format("{} defects were added to the grown defect list.",
-                        *report.scsiGrownDefects),
-            Severity::Caution);
-    }
-    if (report.scsiUncorrectedErrors && *report.scsiUncorrectedErrors > 0) {
-        add("media-errors",
-            fmt::format("{} uncorrected read/write/verify errors were counted.",
-                        *report.scsiUncorrectedErrors),
-            Severity::Caution);
-    }
-
-    const DerivedValues derived = deriveValues(report);
-    if (derived.percentageUsed) {
-        const int used = *derived.percentageUsed;
-        if (used >= 100) {
-            add("wear-out",
-                fmt::format("{} % of the rated write endurance is used ({}): the drive is past "
-                            "its rated life and may switch to read-only.",
-                            used, derived.wearSource),
-                Severity::Caution);
-        } else if (used >= options.thresholds.wearCautionPercentUsed) {
-            add("wear-high",
-                fmt::format("{} % of the rated write endurance is used ({}).", used,
-                            derived.wearSource),
-                Severity::Caution);
-        }
-    }
-    if (report.nvme && report.nvme->availableSpare && report.nvme->availableSpareThreshold) {
-        const int spare = *report.nvme->availableSpare;
-        const int threshold = *report.nvme->availableSpareThreshold;
-        if (spare < threshold) {
-            add("spare-below-threshold",
-                fmt::format("Available spare is {} %, below the drive's threshold of {} %.", spare,
-                            threshold),
-                Severity::Bad);
-        } else if (spare <= threshold + options.thresholds.spareCautionMarginPercent) {
-            add("spare-low",
-                fmt::format("Available spare is {} %, close to the drive's threshold of {} %.",
-                            spare, threshold),
-                Severity::Caution);
-        }
-    }
-
-    const ErrorLogCount errors = errorLogCount(report);
-    const ErrorLogCount before =
-        options.previous ? errorLogCount(*options.previous) : ErrorLogCount{};
-    if (errors.known && before.known && errors.count > before.count) {
-        add("error-log-grew",
-            fmt::format("{} new error-log entries since {} (from {} to {}).",
-                        errors.count - before.count, since(options), before.count, errors.count),
-            Severity::Caution);
-    } else if (errors.known && errors.count > 0) {
-        add("error-log-entries",
-            fmt::format("The drive's error log holds {} entries; watch whether it grows.",
-                        errors.count),
-            Severity::Info);
-    }
-
-    if (report.temperatureC) {
-        const int now = *report.temperatureC;
-        if (report.temperatureCriticalC && now >= *report.temperatureCriticalC) {
-            add("temperature-critical",
-                fmt::format("Temperature {} °C is at or above the drive's critical limit of {} °C.",
-                            now, *report.temperatureCriticalC),
-                Severity::Bad);
-        } else if (report.temperatureWarningC && now >= *report.temperatureWarningC) {
-            add("temperature-high",
-                fmt::format("Temperature {} °C is at or above the drive's warning limit of {} °C.",
-                            now, *report.temperatureWarningC),
-                Severity::Caution);
-        }
-    }
-
-    const unsigned exitStatus = report.smartctlExitStatus.value_or(0);
-    bool selfTestFailed = (exitStatus & 0x80) != 0;
-    if (report.selfTest && !report.selfTest->log.empty() && !report.selfTest->log.front().passed) {
-        selfTestFailed = true;
-    }
-    if (selfTestFailed) {
-        add("selftest-failed", "The most recent device self-test reported errors.",
-            Severity::Caution);
-    }
-    for (const auto& warning : options.firmwareWarnings) {
-        add("firmware-warning", "Known firmware issue (smartctl drive database): " + warning,
-            Severity::Caution);
-    }
-    for (const auto& problem : options.knownFirmwareProblems) {
-        add("firmware-known-problem", problem, Severity::Caution);
-    }
-
     std::stable_sort(
         assessment.reasons.begin(), assessment.reasons.end(),
         [](const Reason& a, const Reason& b) { return rank(a.severity) > rank(b.severity); });
