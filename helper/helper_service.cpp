@@ -120,14 +120,28 @@ AuthDetails HelperService::detailsFor(const rpc::Request& request) const {
     return details;
 }
 
+Expected<void> HelperService::authorize(const Verb& verb, const AuthDetails& details) {
+    // Details are printable ASCII (isSafeDetail), so a newline cannot appear inside one.
+    std::string key = verb.polkitAction;
+    for (const auto& [name, value] : details) {
+        key += "\n" + name + "=" + value;
+    }
+    if (verb.grade == Grade::Read && m_readsAllowed.contains(key)) {
+        return {};
+    }
+    auto allowed = m_authorizer.authorizeWithDetails(verb.polkitAction, details);
+    if (allowed && verb.grade == Grade::Read) {
+        m_readsAllowed.insert(std::move(key));
+    }
+    return allowed;
+}
+
 Expected<Json> HelperService::dispatch(const rpc::Request& request, const EventSink& events) {
     const auto verb = m_verbs.find(request.verb);
     if (verb == m_verbs.end()) {
         return fail(ErrorCode::InvalidArgument, "unknown verb '" + request.verb + "'");
     }
-    if (auto allowed =
-            m_authorizer.authorizeWithDetails(verb->second.polkitAction, detailsFor(request));
-        !allowed) {
+    if (auto allowed = authorize(verb->second, detailsFor(request)); !allowed) {
         return std::unexpected(Error(allowed.error()).addContext(request.verb));
     }
     const VerbEvents verbEvents = [&events, id = request.id](const std::string& name,

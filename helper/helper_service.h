@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,10 @@ DriveDescriber liveDriveDescriber();
 
 // The helper's logic without I/O: a registry of narrow verbs, each authorized through the
 // Authorizer before it runs. There is no generic command verb, by design.
+// A Read verb (polkit default "yes") is asked about once per action and dialog details in a
+// service's life: a helper process serves one caller, so a page polling cache.status starts
+// one pkcheck, not one a second. Change and Destroy verbs are asked every time (polkit itself
+// keeps an auth_admin_keep answer for a while); a refusal is never remembered.
 // A request's "device" argument, when it is a string, is shown in the polkit dialog as the
 // details "device" (the path) and "drive" (the describer's answer), both limited to printable
 // ASCII (see isSafeDetail); a path that is not is shown as "(unprintable path)".
@@ -65,10 +70,12 @@ private:
     std::string handleLineOrThrow(std::string_view line, const EventSink& events);
     Expected<Json> dispatch(const rpc::Request& request, const EventSink& events);
     AuthDetails detailsFor(const rpc::Request& request) const;
+    Expected<void> authorize(const Verb& verb, const AuthDetails& details);
 
     Authorizer& m_authorizer;
     DriveDescriber m_describeDrive;
     std::map<std::string, Verb, std::less<>> m_verbs;
+    std::set<std::string> m_readsAllowed; // action and details of Read verbs polkit allowed
 };
 
 } // namespace ssdk::helper

@@ -34,10 +34,16 @@ Json decode(const std::string& line) {
     return *json;
 }
 
-// A service with one verb, "test.echo", answering its args back after one event.
+// A service with the verbs "test.echo" (Read) and "test.change" (Change), answering their args
+// back after one event, and "test.throw".
 HelperService echoService(FakeAuthorizer& authorizer, DriveDescriber describeDrive = {}) {
     HelperService service(authorizer, std::move(describeDrive));
     service.add(Verb{"test.echo", "io.github.ssdkeeper.test.echo", Grade::Read,
+                     [](const Json& args, const VerbEvents& events) -> Expected<Json> {
+                         events("progress", Json{{"fraction", 1.0}});
+                         return Json{{"args", args}};
+                     }});
+    service.add(Verb{"test.change", "io.github.ssdkeeper.test.change", Grade::Change,
                      [](const Json& args, const VerbEvents& events) -> Expected<Json> {
                          events("progress", Json{{"fraction", 1.0}});
                          return Json{{"args", args}};
@@ -112,7 +118,7 @@ TEST_CASE("bad lines and unknown verbs get clear error responses", "[helper]") {
 TEST_CASE("verb names are listed", "[helper]") {
     FakeAuthorizer authorizer;
     CHECK(echoService(authorizer).verbNames() ==
-          std::vector<std::string>{"test.echo", "test.throw"});
+          std::vector<std::string>{"test.change", "test.echo", "test.throw"});
 }
 
 namespace {
@@ -194,8 +200,6 @@ TEST_CASE("a handler throwing anything at all gives an internal error response",
 TEST_CASE("deeply nested arguments are refused before they are copied or logged", "[helper]") {
     FakeAuthorizer authorizer;
     HelperService service = echoService(authorizer);
-    const Json shallow = decode(service.handleLine(deepLine(1, 8)));
-    CHECK(shallow["ok"] == true);
     for (const std::size_t depth : {std::size_t{100}, std::size_t{100'000}}) {
         INFO(depth);
         const Json refused = decode(service.handleLine(deepLine(2, depth)));
@@ -203,9 +207,42 @@ TEST_CASE("deeply nested arguments are refused before they are copied or logged"
         CHECK(refused["error"]["code"] == "protocol");
         CHECK_THAT(refused["error"]["message"].get<std::string>(), Catch::Contains("nests"));
     }
+    CHECK(authorizer.asked.empty());
     // Still serving.
+    const Json shallow = decode(service.handleLine(deepLine(1, 8)));
+    CHECK(shallow["ok"] == true);
     CHECK(decode(service.handleLine(R"({"id": 3, "verb": "test.echo"})"))["ok"] == true);
+}
+
+TEST_CASE("a read verb is asked about once per dialog details, changes every time, refusals "
+          "never kept",
+          "[helper]") {
+    FakeAuthorizer authorizer;
+    HelperService service = echoService(authorizer);
+    // A page polling a status verb once a second for a minute: polkit is asked once.
+    for (int poll = 0; poll < 60; ++poll) {
+        REQUIRE(decode(service.handleLine(R"({"id": 1, "verb": "test.echo"})"))["ok"] == true);
+    }
+    CHECK(authorizer.asked.size() == 1);
+    // Another drive named in the dialog is another question.
+    REQUIRE(decode(service.handleLine(
+                R"({"id": 2, "verb": "test.echo", "args": {"device": "/dev/sdb"}})"))["ok"] ==
+            true);
+    REQUIRE(decode(service.handleLine(
+                R"({"id": 3, "verb": "test.echo", "args": {"device": "/dev/sdb"}})"))["ok"] ==
+            true);
     CHECK(authorizer.asked.size() == 2);
+    for (int call = 0; call < 3; ++call) {
+        REQUIRE(decode(service.handleLine(R"({"id": 4, "verb": "test.change"})"))["ok"] == true);
+    }
+    CHECK(authorizer.asked.size() == 5);
+    // A refused read is asked again next time.
+    authorizer.refuse = true;
+    CHECK(decode(service.handleLine(R"({"id": 5, "verb": "test.throw"})"))["ok"] == false);
+    authorizer.refuse = false;
+    CHECK(decode(service.handleLine(R"({"id": 6, "verb": "test.throw"})"))["error"]["code"] ==
+          "internal");
+    CHECK(authorizer.asked.size() == 7);
 }
 
 TEST_CASE("a request's device argument is shown in the polkit dialog", "[helper]") {
@@ -216,10 +253,11 @@ TEST_CASE("a request's device argument is shown in the polkit dialog", "[helper]
         return path == "/dev/sdx" ? std::string("Evil \x1b[2J drive")
                                   : std::string("Samsung SSD 980 PRO 500GB (S5GXNF0R100001A)");
     });
+    // A change verb: asked about every time (a read verb is asked once per details).
     const auto detailsOf = [&](const Json& args) {
         authorizer.details.clear();
         const Json response = decode(
-            service.handleLine(Json{{"id", 1}, {"verb", "test.echo"}, {"args", args}}.dump()));
+            service.handleLine(Json{{"id", 1}, {"verb", "test.change"}, {"args", args}}.dump()));
         CHECK(response["ok"] == true);
         REQUIRE(authorizer.details.size() == 1);
         return authorizer.details[0];
