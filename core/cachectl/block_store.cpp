@@ -5,9 +5,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <linux/falloc.h>
-#include <linux/fs.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -89,13 +86,11 @@ Expected<FileBlockStore> FileBlockStore::open(const std::filesystem::path& path)
     }
     const std::pair<std::uint64_t, std::uint64_t> identity{info.st_dev, info.st_ino};
     if (S_ISBLK(info.st_mode)) {
-        std::uint64_t size = 0;
-        int sectorSize = 0;
-        if (::ioctl(fd.get(), BLKGETSIZE64, &size) != 0 ||
-            ::ioctl(fd.get(), BLKSSZGET, &sectorSize) != 0) {
-            return failErrno(errno, "reading the size of " + path.string());
+        const auto geometry = blockDeviceGeometry(fd.get());
+        if (!geometry) {
+            return failErrno(geometry.error(), "reading the size of " + path.string());
         }
-        return FileBlockStore(std::move(fd), path, size, static_cast<std::uint32_t>(sectorSize),
+        return FileBlockStore(std::move(fd), path, geometry->size, geometry->logicalSectorSize,
                               true, identity);
     }
     if (!S_ISREG(info.st_mode)) {
@@ -183,17 +178,10 @@ Expected<void> FileBlockStore::discard(std::uint64_t offset, std::uint64_t lengt
     if (auto range = checkRange(offset, length, m_size); !range) {
         return range;
     }
-    int result = 0;
-    if (m_isBlockDevice) {
-        std::uint64_t span[2] = {offset, length};
-        result = ::ioctl(m_fd.get(), BLKDISCARD, span);
-    } else {
-        result = ::fallocate(m_fd.get(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-                             static_cast<off_t>(offset), static_cast<off_t>(length));
-    }
+    const auto discarded = discardRange(m_fd.get(), m_isBlockDevice, offset, length);
     // Discard is a hint: a device or filesystem that cannot do it is not an error.
-    if (result != 0 && errno != EOPNOTSUPP && errno != ENOTTY) {
-        return failErrno(errno,
+    if (!discarded && discarded.error() != EOPNOTSUPP && discarded.error() != ENOTTY) {
+        return failErrno(discarded.error(),
                          fmt::format("discarding {}+{} on {}", offset, length, m_path.string()));
     }
     return {};
@@ -203,17 +191,10 @@ Expected<void> FileBlockStore::writeZeroes(std::uint64_t offset, std::uint64_t l
     if (auto range = checkRange(offset, length, m_size); !range) {
         return range;
     }
-    int result = 0;
-    if (m_isBlockDevice) {
-        std::uint64_t span[2] = {offset, length};
-        result = ::ioctl(m_fd.get(), BLKZEROOUT, span);
-    } else {
-        result = ::fallocate(m_fd.get(), FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
-                             static_cast<off_t>(offset), static_cast<off_t>(length));
-    }
-    if (result != 0) {
-        if (errno != EOPNOTSUPP && errno != ENOTTY && errno != EINVAL) {
-            return failErrno(errno,
+    if (auto zeroed = zeroRange(m_fd.get(), m_isBlockDevice, offset, length); !zeroed) {
+        const int err = zeroed.error();
+        if (err != EOPNOTSUPP && err != ENOTTY && err != EINVAL) {
+            return failErrno(err,
                              fmt::format("zeroing {}+{} on {}", offset, length, m_path.string()));
         }
         if (auto written = writeZeroesByWriting(offset, length); !written) {

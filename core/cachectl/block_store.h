@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <expected>
 #include <filesystem>
 #include <mutex>
 #include <span>
@@ -104,5 +105,23 @@ private:
     bool m_isBlockDevice;
     std::pair<std::uint64_t, std::uint64_t> m_identity;
 };
+
+// FileBlockStore's calls that each OS makes its own way, implemented under platform/<os>/.
+// Each fails with the errno value of the failed call (never 0), for the store to judge and name.
+
+struct BlockDeviceGeometry {
+    std::uint64_t size = 0; // bytes
+    std::uint32_t logicalSectorSize = 0;
+};
+// Linux: BLKGETSIZE64 and BLKSSZGET on the block device fd is open on.
+std::expected<BlockDeviceGeometry, int> blockDeviceGeometry(int fd);
+// The range's content becomes unspecified: a discard on a block device (Linux: BLKDISCARD), a
+// punched hole in a regular file, whose size stays.
+std::expected<void, int> discardRange(int fd, bool isBlockDevice, std::uint64_t offset,
+                                      std::uint64_t length);
+// The range reads back as zeroes without writing them (Linux: BLKZEROOUT on a block device,
+// FALLOC_FL_ZERO_RANGE in a regular file, whose size stays).
+std::expected<void, int> zeroRange(int fd, bool isBlockDevice, std::uint64_t offset,
+                                   std::uint64_t length);
 
 } // namespace ssdk::cachectl

@@ -4,11 +4,10 @@
 #include <cerrno>
 #include <cstdlib>
 #include <fcntl.h>
-#include <linux/fiemap.h>
-#include <linux/fs.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
-#include <vector>
+
+#include "core/maintenance/block_ioctl.h"
+#include "core/maintenance/extents.h"
 
 namespace ssdk::maintenance {
 
@@ -41,11 +40,11 @@ Expected<DirectReader> DirectReader::open(const std::string& path) {
     if (!fd.valid()) {
         return failErrno(errno, "opening " + path + " with O_DIRECT");
     }
-    std::uint64_t size = 0;
-    if (::ioctl(fd.get(), BLKGETSIZE64, &size) != 0) {
-        return failErrno(errno, "BLKGETSIZE64 on " + path);
+    const auto size = blockDeviceSize(fd.get());
+    if (!size) {
+        return failErrno(size.error(), "BLKGETSIZE64 on " + path);
     }
-    return DirectReader(std::move(fd), Bytes(size), path);
+    return DirectReader(std::move(fd), Bytes(*size), path);
 }
 
 Expected<void> DirectReader::read(std::uint64_t offset, std::span<std::uint8_t> buffer) const {
@@ -85,24 +84,7 @@ Expected<bool> isHoleInFile(const std::filesystem::path& file, std::uint64_t off
         return true;
     }
     // Data by SEEK_DATA's account: unwritten extents still store nothing.
-    constexpr std::uint32_t kSlots = 16;
-    std::vector<std::uint8_t> storage(sizeof(fiemap) + kSlots * sizeof(fiemap_extent), 0);
-    auto* map = reinterpret_cast<fiemap*>(storage.data());
-    map->fm_start = offset;
-    map->fm_length = length;
-    map->fm_extent_count = kSlots;
-    if (::ioctl(fd.get(), FS_IOC_FIEMAP, map) != 0) {
-        return false;
-    }
-    if (map->fm_mapped_extents == kSlots) {
-        return false; // too fragmented to judge here; count it as data
-    }
-    for (std::uint32_t i = 0; i < map->fm_mapped_extents; ++i) {
-        if ((map->fm_extents[i].fe_flags & FIEMAP_EXTENT_UNWRITTEN) == 0) {
-            return false;
-        }
-    }
-    return true;
+    return allExtentsUnwritten(fd.get(), offset, length);
 }
 
 } // namespace ssdk::maintenance

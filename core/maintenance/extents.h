@@ -1,5 +1,6 @@
 #pragma once
-// Where a file's data sits on its filesystem's block device (FS_IOC_FIEMAP).
+// Where a file's data sits on its filesystem's block device (Linux: FS_IOC_FIEMAP; implemented
+// under platform/<os>/).
 
 #include <cstdint>
 #include <string>
@@ -20,5 +21,10 @@ struct Extent {
 // FIEMAP.
 Expected<std::vector<Extent>> fileExtents(int fd);
 Expected<std::vector<Extent>> fileExtents(const std::string& path);
+
+// Whether no extent of the file fd is open on that overlaps [offset, offset + length) stores
+// data: each is unwritten (allocated, reads as zeroes). False when the filesystem cannot say
+// (no FIEMAP) or the range has 16 extents or more (too fragmented to judge: count it as data).
+bool allExtentsUnwritten(int fd, std::uint64_t offset, std::uint64_t length);
 
 } // namespace ssdk::maintenance

@@ -1,10 +1,7 @@
 #include "core/cachectl/engine/reader_slots.h"
 
 #include <cstdlib>
-#include <linux/membarrier.h>
-#include <sys/syscall.h>
 #include <thread>
-#include <unistd.h>
 
 #include "core/base/log.h"
 #include "core/cachectl/engine/shard_lock.h"
@@ -17,18 +14,12 @@ std::atomic<ReaderSlot*> g_slots{nullptr};
 std::atomic<std::size_t> g_slotCount{0};
 constexpr int kSpins = 256;
 
-long membarrier(int command) {
-    return ::syscall(SYS_membarrier, command, 0, 0);
-}
-
 // Registers the process for private expedited membarriers, if the kernel has them.
 bool registerMembarrier() {
 #if defined(__SANITIZE_THREAD__)
     return false;
 #else
-    const long commands = membarrier(MEMBARRIER_CMD_QUERY);
-    return commands > 0 && (commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0 &&
-           membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
+    return registerProcessBarrier();
 #endif
 }
 
@@ -76,7 +67,7 @@ ReaderSlot* ReaderSlot::acquire() {
 void ReaderSlot::waitForReaders(const void* shard) {
     // The holder's fence, after announceHeld(): every running reader's slot write is visible
     // now, or its version read comes after the odd version (reader_slots.h).
-    if (s_asymmetric && membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0) {
+    if (s_asymmetric && !runProcessBarrier()) {
         // Registered before main, so the kernel has it: readers may be unseen, nothing is safe.
         log::get("cachectl")->critical("membarrier failed after registration; aborting");
         std::abort();

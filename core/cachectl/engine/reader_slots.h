@@ -60,4 +60,12 @@ private:
     ReaderSlot* m_next = nullptr; // slots are never freed: a list that only grows
 };
 
+// The holder's asymmetric fence, where the OS has one; implemented under platform/<os>/
+// (Linux: membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)).
+// Registers the process for it; false when the kernel cannot do it.
+bool registerProcessBarrier();
+// Runs a full memory barrier on every core running a thread of the process. Only after
+// registerProcessBarrier() returned true; false when it failed.
+bool runProcessBarrier();
+
 } // namespace ssdk::cachectl::engine

@@ -4,9 +4,7 @@
 #include <chrono>
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <linux/fs.h>
 #include <random>
-#include <sys/ioctl.h>
 #include <thread>
 #include <unistd.h>
 
@@ -14,6 +12,7 @@
 #include "core/base/timestamp.h"
 #include "core/base/unique_fd.h"
 #include "core/maintenance/block_io.h"
+#include "core/maintenance/block_ioctl.h"
 #include "core/maintenance/transport/ata_device.h"
 #include "core/maintenance/transport/platform/linux/libnvme_transport.h"
 #include "core/maintenance/transport/platform/linux/sg_io_transport.h"
@@ -34,20 +33,25 @@ std::uint64_t checksum(std::span<const std::uint8_t> block) {
     return hash;
 }
 
-Expected<void> blockRangeIoctl(const std::string& path, unsigned long request, const char* name,
-                               std::uint64_t chunk, const EraseProgress& progress) {
+// discardRange, secureDiscardRange or zeroOutRange (block_ioctl.h).
+using RangeCommand = std::expected<void, int> (*)(int fd, std::uint64_t offset,
+                                                  std::uint64_t length);
+
+Expected<void> commandOverRanges(const std::string& path, RangeCommand command, const char* name,
+                                 std::uint64_t chunk, const EraseProgress& progress) {
     UniqueFd fd(::open(path.c_str(), O_WRONLY | O_EXCL | O_CLOEXEC));
     if (!fd.valid()) {
         return failErrno(errno, "opening " + path + " exclusively");
     }
-    std::uint64_t size = 0;
-    if (::ioctl(fd.get(), BLKGETSIZE64, &size) != 0) {
-        return failErrno(errno, "BLKGETSIZE64 " + path);
+    const auto deviceSize = blockDeviceSize(fd.get());
+    if (!deviceSize) {
+        return failErrno(deviceSize.error(), "BLKGETSIZE64 " + path);
     }
+    const std::uint64_t size = *deviceSize;
     for (std::uint64_t start = 0; start < size; start += chunk) {
-        std::uint64_t range[2] = {start, std::min(chunk, size - start)};
-        if (::ioctl(fd.get(), request, range) != 0) {
-            const int err = errno;
+        const std::uint64_t length = std::min(chunk, size - start);
+        if (auto done = command(fd.get(), start, length); !done) {
+            const int err = done.error();
             if (err == EOPNOTSUPP) {
                 return fail(ErrorCode::Unsupported,
                             fmt::format("{}: {} does not support it", name, path));
@@ -55,8 +59,8 @@ Expected<void> blockRangeIoctl(const std::string& path, unsigned long request, c
             return failErrno(err, fmt::format("{} at byte {}", name, start));
         }
         if (progress) {
-            progress(0.1 + 0.8 * static_cast<double>(start + range[1]) / static_cast<double>(size),
-                     fmt::format("{}: {} of {}", name, formatIec(Bytes(start + range[1])),
+            progress(0.1 + 0.8 * static_cast<double>(start + length) / static_cast<double>(size),
+                     fmt::format("{}: {} of {}", name, formatIec(Bytes(start + length)),
                                  formatIec(Bytes(size))));
         }
     }
@@ -399,13 +403,14 @@ Expected<EraseCertificate> eraseDevice(const device::Device& device, Method meth
     Expected<void> erased;
     switch (method) {
     case Method::BlkSecDiscard:
-        erased = blockRangeIoctl(device.path, BLKSECDISCARD, "BLKSECDISCARD", 1ULL << 30, progress);
+        erased = commandOverRanges(device.path, secureDiscardRange, "BLKSECDISCARD", 1ULL << 30,
+                                   progress);
         break;
     case Method::BlkDiscard:
-        erased = blockRangeIoctl(device.path, BLKDISCARD, "BLKDISCARD", 1ULL << 30, progress);
+        erased = commandOverRanges(device.path, discardRange, "BLKDISCARD", 1ULL << 30, progress);
         break;
     case Method::BlkZeroOut:
-        erased = blockRangeIoctl(device.path, BLKZEROOUT, "BLKZEROOUT", 256ULL << 20, progress);
+        erased = commandOverRanges(device.path, zeroOutRange, "BLKZEROOUT", 256ULL << 20, progress);
         break;
     case Method::AtaSanitizeCrypto:
     case Method::AtaSanitizeBlock:

@@ -7,14 +7,13 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
-#include <linux/fs.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "core/base/system_process_runner.h"
 #include "core/base/unique_fd.h"
 #include "core/device/mountinfo.h"
 #include "core/maintenance/block_io.h"
+#include "core/maintenance/block_ioctl.h"
 #include "core/maintenance/extents.h"
 
 namespace ssdk::maintenance::trim {
@@ -160,13 +159,12 @@ Expected<void> discardWhole(const std::string& device) {
     if (!fd.valid()) {
         return failErrno(errno, "opening " + device + " exclusively");
     }
-    std::uint64_t size = 0;
-    if (::ioctl(fd.get(), BLKGETSIZE64, &size) != 0) {
-        return failErrno(errno, "BLKGETSIZE64 " + device);
+    const auto size = blockDeviceSize(fd.get());
+    if (!size) {
+        return failErrno(size.error(), "BLKGETSIZE64 " + device);
     }
-    std::uint64_t range[2] = {0, size};
-    if (::ioctl(fd.get(), BLKDISCARD, range) != 0) {
-        return failErrno(errno, "BLKDISCARD " + device);
+    if (auto discarded = discardRange(fd.get(), 0, *size); !discarded) {
+        return failErrno(discarded.error(), "BLKDISCARD " + device);
     }
     return {};
 }

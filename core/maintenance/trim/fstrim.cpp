@@ -5,12 +5,11 @@
 #include <charconv>
 #include <fcntl.h>
 #include <filesystem>
-#include <linux/fs.h>
-#include <sys/ioctl.h>
 #include <sys/statvfs.h>
 
 #include "core/base/unique_fd.h"
 #include "core/device/mountinfo.h"
+#include "core/maintenance/block_ioctl.h"
 
 namespace ssdk::maintenance::trim {
 
@@ -75,12 +74,9 @@ Expected<FstrimResult> runFstrim(const std::string& mountPoint, const SysfsRoot&
     const std::uint64_t step =
         std::max<std::uint64_t>(total / static_cast<std::uint64_t>(slices) + 1, 1ULL << 20);
     for (std::uint64_t start = 0; start < total; start += step) {
-        fstrim_range range{};
-        range.start = start;
-        range.len = std::min(step, total - start);
-        range.minlen = 0;
-        if (::ioctl(fd.get(), FITRIM, &range) != 0) {
-            const int err = errno;
+        const auto trimmed = trimFilesystemRange(fd.get(), start, std::min(step, total - start));
+        if (!trimmed) {
+            const int err = trimmed.error();
             if (err == EOPNOTSUPP) {
                 return fail(ErrorCode::Unsupported,
                             "the discard operation is not supported by " + canonical +
@@ -88,7 +84,7 @@ Expected<FstrimResult> runFstrim(const std::string& mountPoint, const SysfsRoot&
             }
             return failErrno(err, "FITRIM on " + canonical);
         }
-        result.trimmed = result.trimmed + Bytes(range.len);
+        result.trimmed = result.trimmed + Bytes(*trimmed);
         ++result.slices;
         if (progress) {
             progress(static_cast<double>(std::min(total, start + step)) /

@@ -60,4 +60,25 @@ Expected<std::vector<Extent>> fileExtents(const std::string& path) {
     return fileExtents(fd.get());
 }
 
+bool allExtentsUnwritten(int fd, std::uint64_t offset, std::uint64_t length) {
+    constexpr std::uint32_t kSlots = 16;
+    std::vector<std::uint8_t> storage(sizeof(fiemap) + kSlots * sizeof(fiemap_extent), 0);
+    auto* map = reinterpret_cast<fiemap*>(storage.data());
+    map->fm_start = offset;
+    map->fm_length = length;
+    map->fm_extent_count = kSlots;
+    if (::ioctl(fd, FS_IOC_FIEMAP, map) != 0) {
+        return false;
+    }
+    if (map->fm_mapped_extents == kSlots) {
+        return false; // too fragmented to judge here; count it as data
+    }
+    for (std::uint32_t i = 0; i < map->fm_mapped_extents; ++i) {
+        if ((map->fm_extents[i].fe_flags & FIEMAP_EXTENT_UNWRITTEN) == 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
 } // namespace ssdk::maintenance

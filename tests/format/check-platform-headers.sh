@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# check-platform-headers.sh SOURCE_DIR: fails naming each source file of the programs and core
+# libraries that includes a Linux-only header outside a platform/linux/ directory (DESIGN.md,
+# "Platforms": OS code lives only under the platform/<os>/ of the area that needs it).
+# The allowlist below names the files not moved yet; it can only shrink: a listed file that
+# no longer includes such a header fails too, until its line is deleted.
+set -euo pipefail
+cd "$1"
+
+# Headers only Linux has (kernel UAPI, Linux system calls, Linux-only libraries).
+linux_only='linux/|scsi/|sys/ioctl\.h|sys/mount\.h|sys/sysmacros\.h|sys/inotify\.h|sys/epoll\.h'
+linux_only+='|sys/prctl\.h|sys/fsuid\.h|sys/eventfd\.h|sys/signalfd\.h|sys/timerfd\.h'
+linux_only+='|sys/fanotify\.h|sys/sysinfo\.h|sys/vfs\.h|sys/sendfile\.h|mntent\.h'
+linux_only+='|libnvme\.h|nvme/|blkid\.h|blkid/|libfdisk\.h|libfdisk/|libmount\.h|libmount/'
+linux_only+='|atasmart\.h|libudev\.h|fwupd\.h'
+include_re="^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]($linux_only)"
+
+# path <TAB> why it is still here and what removes it
+allowlist="$(cat <<'LIST'
+core/smart/atasmart_disk.h	libatasmart, the in-process Linux ATA fallback: moves to core/smart/platform/linux/ (issue 27 section 3, Platform interface)
+core/smart/atasmart_parser.cpp	libatasmart (as above)
+core/smart/atasmart_source.cpp	libatasmart (as above)
+core/maintenance/trim/stack.cpp	major()/minor() from <sys/sysmacros.h>: one dev_t -> "MAJ:MIN" function in core/device's platform seam serves this file, perf/fio_runner.cpp and helper/validation.cpp (issue 27 section 3)
+core/perf/fio_runner.cpp	major()/minor() (as above)
+helper/validation.cpp	major()/minor() (as above)
+core/cachectl/nbd/server.cpp	eventfd to wake the poll loop: a portable wake-up (self-pipe) or a platform/linux/ waker (issue 27 section 3)
+daemon/control_server.cpp	eventfd (as above)
+helper/cancel_watch.cpp	eventfd (as above)
+LIST
+)"
+
+dirs=()
+for dir in core app cli helper daemon monitor; do
+    [ -d "$dir" ] && dirs+=("$dir")
+done
+[ ${#dirs[@]} -gt 0 ] || { echo "no source directories found in $1"; exit 1; }
+
+mapfile -t offenders < <(
+    find "${dirs[@]}" -type f \( -name '*.cpp' -o -name '*.h' -o -name '*.hpp' -o -name '*.cc' \
+        -o -name '*.c' -o -name '*.mm' \) -not -path '*/platform/linux/*' -print0 |
+        xargs -0 -r grep -lE "$include_re" | sort || true)
+
+declare -A allowed=()
+while IFS=$'\t' read -r path _; do
+    [ -n "$path" ] && allowed["$path"]=1
+done <<<"$allowlist"
+
+status=0
+declare -A found=()
+for file in "${offenders[@]}"; do
+    found["$file"]=1
+    if [ -z "${allowed[$file]:-}" ]; then
+        echo "$file includes a Linux-only header outside platform/linux/:"
+        grep -nE "$include_re" "$file" | sed 's/^/    /'
+        status=1
+    fi
+done
+for path in "${!allowed[@]}"; do
+    if [ -z "${found[$path]:-}" ]; then
+        echo "$path is on the allowlist of $0 but includes no Linux-only header (any more):"
+        echo "    delete its line there"
+        status=1
+    fi
+done
+if [ $status -eq 0 ]; then
+    echo "no Linux-only header outside platform/linux/ but the ${#allowed[@]} allowlisted files"
+fi
+exit $status
