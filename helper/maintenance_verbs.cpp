@@ -270,7 +270,7 @@ erase::EraseCapabilities capabilitiesOf(const device::Device& device,
                                         const erase::EraseJournalStore::Status& status) {
     auto caps = erase::probeCapabilities(device, transports);
     caps.knownAtaPassword = status.journal && !status.journal->ataPassword.empty() &&
-                            status.journal->state != "completed";
+                            status.journal->state != erase::EraseState::Completed;
     return caps;
 }
 

@@ -377,7 +377,7 @@ Expected<EraseCertificate> eraseDevice(const device::Device& device, Method meth
     if (auto saved = record(journal,
                             [&](EraseJournal& j) {
                                 j.method = cert.method;
-                                j.state = "running";
+                                j.state = EraseState::Running;
                                 j.started = cert.started;
                                 j.fraction = 0.05;
                                 j.step = "erasing with " + cert.method;
@@ -429,7 +429,7 @@ Expected<EraseCertificate> eraseDevice(const device::Device& device, Method meth
         Error error =
             Error(erased.error()).addContext("erasing " + device.path + " with " + cert.method);
         (void)record(journal, [&](EraseJournal& j) {
-            j.state = "failed";
+            j.state = EraseState::Failed;
             j.error = error.describe();
         });
         return std::unexpected(std::move(error));
@@ -442,7 +442,7 @@ Expected<EraseCertificate> eraseDevice(const device::Device& device, Method meth
     auto after = sampleSpread(device.path, kSpreadSamples, seed);
     if (!after) {
         (void)record(journal, [&](EraseJournal& j) {
-            j.state = "failed";
+            j.state = EraseState::Failed;
             j.error =
                 "the erase ran but reading the drive back failed: " + after.error().describe();
         });
@@ -451,7 +451,7 @@ Expected<EraseCertificate> eraseDevice(const device::Device& device, Method meth
     cert.verification = judge(*before, *after, method);
     if (auto saved = record(journal,
                             [&](EraseJournal& j) {
-                                j.state = "completed";
+                                j.state = EraseState::Completed;
                                 j.finished = cert.finished;
                                 j.fraction = 1.0;
                                 j.step = cert.verification.summary;

@@ -20,13 +20,26 @@ EraseJournal newJournal(const device::Device& device, std::string method, std::s
     return journal;
 }
 
+std::string_view toString(EraseState state) {
+    switch (state) {
+    case EraseState::Running:
+        return "running";
+    case EraseState::Completed:
+        return "completed";
+    case EraseState::Failed:
+        return "failed";
+    }
+    return "running";
+}
+
 Json toJson(const EraseJournal& j) {
-    return Json{{"version", j.version},  {"device_id", j.deviceId}, {"device", j.devicePath},
-                {"model", j.model},      {"serial", j.serial},      {"size", j.sizeBytes},
-                {"method", j.method},    {"state", j.state},        {"started", j.started},
-                {"updated", j.updated},  {"finished", j.finished},  {"fraction", j.fraction},
-                {"step", j.step},        {"error", j.error},        {"ata_password", j.ataPassword},
-                {"verified", j.verified}};
+    return Json{
+        {"version", j.version},  {"device_id", j.deviceId},    {"device", j.devicePath},
+        {"model", j.model},      {"serial", j.serial},         {"size", j.sizeBytes},
+        {"method", j.method},    {"state", toString(j.state)}, {"started", j.started},
+        {"updated", j.updated},  {"finished", j.finished},     {"fraction", j.fraction},
+        {"step", j.step},        {"error", j.error},           {"ata_password", j.ataPassword},
+        {"verified", j.verified}};
 }
 
 Expected<EraseJournal> eraseJournalFromJson(const Json& json) {
@@ -48,7 +61,18 @@ Expected<EraseJournal> eraseJournalFromJson(const Json& json) {
             j.sizeBytes = size->get<std::uint64_t>();
         }
         j.method = json.at("method").get<std::string>();
-        j.state = json.at("state").get<std::string>();
+        const auto state = json.at("state").get<std::string>();
+        bool known = false;
+        for (const EraseState candidate :
+             {EraseState::Running, EraseState::Completed, EraseState::Failed}) {
+            if (toString(candidate) == state) {
+                j.state = candidate;
+                known = true;
+            }
+        }
+        if (!known) {
+            return fail(ErrorCode::Parse, "erase journal: unknown state '" + state + "'");
+        }
         j.started = json.value("started", "");
         j.updated = json.value("updated", "");
         j.finished = json.value("finished", "");
@@ -62,9 +86,6 @@ Expected<EraseJournal> eraseJournalFromJson(const Json& json) {
     }
     if (!StateStore::validName(j.deviceId + ".json")) {
         return fail(ErrorCode::Parse, "erase journal: '" + j.deviceId + "' is not a drive key");
-    }
-    if (j.state != "running" && j.state != "completed" && j.state != "failed") {
-        return fail(ErrorCode::Parse, "erase journal: unknown state '" + j.state + "'");
     }
     return j;
 }

@@ -21,13 +21,17 @@
 
 namespace ssdk::maintenance::erase {
 
+// Where an erase is: running (or interrupted, when nobody holds its lock), completed or failed.
+enum class EraseState { Running, Completed, Failed };
+std::string_view toString(EraseState state); // "running", "completed", "failed"
+
 struct EraseJournal {
     int version = 1;
     std::string deviceId; // device::driveKey(): the file name, stable across reboots
     std::string devicePath, model, serial;
     std::uint64_t sizeBytes = 0;
     std::string method;
-    std::string state = "running";          // "running", "completed", "failed"
+    EraseState state = EraseState::Running;
     std::string started, updated, finished; // ISO 8601 UTC
     double fraction = 0;
     std::string step;        // the last progress text
@@ -80,7 +84,9 @@ public:
         std::optional<EraseJournal> journal;
         bool runningNow = false;
         // A journal in state "running" that nobody holds: the helper died mid-erase.
-        bool interrupted() const { return journal && journal->state == "running" && !runningNow; }
+        bool interrupted() const {
+            return journal && journal->state == EraseState::Running && !runningNow;
+        }
     };
     Expected<Status> status(const std::string& deviceId) const;
 

@@ -508,7 +508,7 @@ TEST_CASE("an ATA security erase journals its password and reuses one an interru
     auto cert = eraseDevice(device, Method::AtaSecurityErase, fakeAta(fake, opened), {}, &*active);
     REQUIRE(cert);
     CHECK(fake.finished()); // no SET PASSWORD: the recorded one was used
-    CHECK(active->journal().state == "completed");
+    CHECK(active->journal().state == EraseState::Completed);
     CHECK(active->journal().ataPassword.empty());
 
     // A fresh erase whose ERASE UNIT is aborted and whose clean-up fails too: the journal keeps
@@ -531,7 +531,7 @@ TEST_CASE("an ATA security erase journals its password and reuses one an interru
     auto status = store.status(device::driveKey(device));
     REQUIRE(status);
     REQUIRE(status->journal);
-    CHECK(status->journal->state == "failed");
+    CHECK(status->journal->state == EraseState::Failed);
     CHECK_THAT(status->journal->ataPassword, Catch::StartsWith("SSDK"));
     CHECK_THAT(broken.error().describe(), Catch::Contains(status->journal->ataPassword));
 }

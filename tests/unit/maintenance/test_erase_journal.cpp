@@ -46,7 +46,8 @@ TEST_CASE("an erase journal round-trips through JSON and names the drive safely"
     auto back = eraseJournalFromJson(toJson(journal));
     REQUIRE(back);
     CHECK(back->serial == "S6P/XNS0T123");
-    CHECK(back->state == "running");
+    CHECK(back->state == EraseState::Running);
+    CHECK(toJson(journal)["state"] == "running");
     CHECK(back->fraction == Approx(0.41));
     CHECK(back->ataPassword == "SSDK0badf00d");
     CHECK(back->sizeBytes == 1000204886016);
@@ -99,7 +100,7 @@ TEST_CASE("the journal lock tells a running erase from an interrupted one") {
     {
         auto again = store.begin(newJournal(device, "discard", "2026-11-23T13:05:00Z"));
         REQUIRE(again);
-        again->journal().state = "completed";
+        again->journal().state = EraseState::Completed;
         REQUIRE(again->save());
     }
     auto done = store.status(id);
