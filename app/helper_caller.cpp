@@ -9,7 +9,11 @@
 namespace ssdk::app {
 
 HelperCaller::HelperCaller(QObject* parent)
+    : HelperCaller(nullptr, parent) {}
+
+HelperCaller::HelperCaller(std::shared_ptr<rpc::Transport> transport, QObject* parent)
     : QObject(parent)
+    , m_transport(std::move(transport))
     , m_eventTarget(std::make_shared<EventTarget>()) {
     m_eventTarget->caller = this;
     connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, [this] {
@@ -18,18 +22,18 @@ HelperCaller::HelperCaller(QObject* parent)
     });
 }
 
-// A running call keeps the client alive through its own shared_ptr and finishes on its pool
+// A running call keeps the transport alive through its own shared_ptr and finishes on its pool
 // thread; its result is dropped with the watcher.
 HelperCaller::~HelperCaller() {
     const std::lock_guard lock(m_eventTarget->mutex);
     m_eventTarget->caller = nullptr;
 }
 
-std::shared_ptr<rpc::HelperClient> HelperCaller::client() {
-    if (!m_client) {
-        m_client = std::make_shared<rpc::HelperClient>();
+std::shared_ptr<rpc::Transport> HelperCaller::transport() {
+    if (!m_transport) {
+        m_transport = std::make_shared<rpc::HelperClient>();
     }
-    return m_client;
+    return m_transport;
 }
 
 void showFraction(QProgressBar* bar, double fraction) {
@@ -42,48 +46,58 @@ void showFraction(QProgressBar* bar, double fraction) {
 }
 
 void HelperCaller::cancel() {
-    if (m_busy && m_client) {
-        m_client->cancel();
+    if (m_busy && m_transport) {
+        m_transport->cancel();
     }
 }
 
 bool HelperCaller::call(const QString& verb, Json args, EventSink events) {
+    return run(
+        verb,
+        [verb = verb.toStdString(), args = std::move(args)](
+            rpc::Transport& transport, const rpc::Transport::EventHandler& onEvent) {
+            return transport.call(verb, args, onEvent);
+        },
+        std::move(events));
+}
+
+bool HelperCaller::run(const QString& verb, Work work, EventSink events) {
     if (m_busy) {
         return false;
     }
     m_busy = true;
     m_verb = verb;
-    m_watcher.setFuture(QtConcurrent::run([client = client(), target = m_eventTarget, qverb = verb,
-                                           verb = verb.toStdString(), args = std::move(args),
-                                           events = std::move(events)] {
-        Outcome outcome;
-        auto result = client->call(verb, args, [&](const rpc::Event& event) {
-            if (event.name != "progress") {
-                if (events) {
-                    events(event);
+    m_watcher.setFuture(
+        QtConcurrent::run([transport = transport(), target = m_eventTarget, qverb = verb,
+                           work = std::move(work), events = std::move(events)] {
+            Outcome outcome;
+            auto result = work(*transport, [&](const rpc::Event& event) {
+                if (event.name != "progress") {
+                    if (events) {
+                        events(event);
+                    }
+                    return;
                 }
-                return;
+                const double fraction = event.data.value("fraction", -1.0);
+                const QString text = toQString(event.data.value("text", std::string()));
+                const std::lock_guard lock(target->mutex);
+                if (target->caller != nullptr) {
+                    QMetaObject::invokeMethod(
+                        target->caller,
+                        [caller = target->caller, qverb, fraction, text] {
+                            emit caller->progress(qverb, fraction, text);
+                        },
+                        Qt::QueuedConnection);
+                }
+            });
+            if (result) {
+                outcome.ok = true;
+                outcome.result = std::move(*result);
+            } else {
+                outcome.error = toQString(result.error().describe());
             }
-            const double fraction = event.data.value("fraction", -1.0);
-            const QString text = toQString(event.data.value("text", std::string()));
-            const std::lock_guard lock(target->mutex);
-            if (target->caller != nullptr) {
-                QMetaObject::invokeMethod(
-                    target->caller,
-                    [caller = target->caller, qverb, fraction, text] {
-                        emit caller->progress(qverb, fraction, text);
-                    },
-                    Qt::QueuedConnection);
-            }
-        });
-        if (result) {
-            outcome.ok = true;
-            outcome.result = std::move(*result);
-        } else {
-            outcome.error = toQString(result.error().describe());
-        }
-        return outcome;
-    }));
+            return outcome;
+        }));
     return true;
 }
 

@@ -8,19 +8,18 @@
 #include <QObject>
 #include <QString>
 
+#include "core/base/error.h"
 #include "core/base/json.h"
+#include "core/rpc/transport.h"
 
 class QProgressBar;
 
-namespace ssdk::rpc {
-class HelperClient;
-struct Event;
-} // namespace ssdk::rpc
-
 namespace ssdk::app {
 
-// Runs privileged helper verbs off the GUI thread, one at a time. The helper process (and
-// its pkexec authorization) is started on the first call and kept until this object goes.
+// Runs privileged helper verbs off the GUI thread, one at a time, over a Transport: by default
+// the helper process (rpc::HelperClient; it and its pkexec authorization are started on the
+// first call and kept until this object goes), in tests a HelperService in this process
+// (helper/in_process_transport.h).
 class HelperCaller : public QObject {
     Q_OBJECT
 public:
@@ -33,14 +32,23 @@ public:
     // thread (so a verb that streams its output is not held here a second time).
     using EventSink = std::function<void(const rpc::Event&)>;
 
+    // A running call's work: the transport and the handler of its events.
+    using Work = std::function<Expected<Json>(rpc::Transport& transport,
+                                              const rpc::Transport::EventHandler& onEvent)>;
+
     explicit HelperCaller(QObject* parent = nullptr);
+    // Over that transport instead of the helper process.
+    explicit HelperCaller(std::shared_ptr<rpc::Transport> transport, QObject* parent = nullptr);
     ~HelperCaller() override;
 
     bool isBusy() const { return m_busy; }
     // Starts verb(args) on a pool thread; finished() arrives on this object's thread, after
     // the last call of `events`. Returns false (and does nothing) while another call runs.
     bool call(const QString& verb, Json args, EventSink events = {});
-    // Asks the helper to stop the running call (rpc::HelperClient::cancel); finished() still
+    // The same for typed work (a CacheClient call, say), named verb in finished() and
+    // progress(); the Json it returns is the outcome's result.
+    bool run(const QString& verb, Work work, EventSink events = {});
+    // Asks the helper to stop the running call (rpc::Transport::cancel); finished() still
     // arrives, with the verb's Cancelled error (or its result when it could not stop).
     void cancel();
 
@@ -50,7 +58,7 @@ signals:
     void progress(const QString& verb, double fraction, const QString& text);
 
 private:
-    std::shared_ptr<rpc::HelperClient> client();
+    std::shared_ptr<rpc::Transport> transport();
 
     // Lets the pool thread deliver events to this object only while it exists.
     struct EventTarget {
@@ -58,7 +66,7 @@ private:
         HelperCaller* caller = nullptr;
     };
 
-    std::shared_ptr<rpc::HelperClient> m_client;
+    std::shared_ptr<rpc::Transport> m_transport; // made on the first call when not given
     std::shared_ptr<EventTarget> m_eventTarget;
     QFutureWatcher<Outcome> m_watcher;
     QString m_verb;

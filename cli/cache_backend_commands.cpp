@@ -9,6 +9,7 @@
 
 #include "core/base/bytes.h"
 #include "core/cachectl/backend.h"
+#include "core/cachectl/cache_client.h"
 #include "core/rpc/client.h"
 
 namespace ssdk::cli {
@@ -40,11 +41,10 @@ Expected<std::uint64_t> sizeOption(const std::string& text) {
     return size->value;
 }
 
-// The cache.enable arguments for --sequential-cutoff and --writeback-percent (none when not
-// given). Errors are InvalidArgument (exit 2), found before the helper is asked anything.
-Expected<Json> tuningArgs(const CacheOptions& options) {
+// --sequential-cutoff and --writeback-percent into the cache.enable request (nothing when
+// not given). Errors are InvalidArgument (exit 2), found before the helper is asked anything.
+Expected<void> addTuning(const CacheOptions& options, cachectl::EnableRequest& request) {
     cachectl::CachePlan tuning;
-    Json args = Json::object();
     if (!options.sequentialCutoff.empty()) {
         auto cutoff = parseSize(options.sequentialCutoff);
         if (!cutoff) {
@@ -54,16 +54,14 @@ Expected<Json> tuningArgs(const CacheOptions& options) {
         if (auto checked = cachectl::checkTuning(tuning); !checked) {
             return std::unexpected(Error(checked.error()).addContext("--sequential-cutoff"));
         }
-        args["sequential_cutoff"] = cutoff->value;
     }
-    if (options.writebackPercent) {
-        tuning.writebackPercent = *options.writebackPercent;
-        args["writeback_percent"] = *options.writebackPercent;
-    }
+    tuning.writebackPercent = options.writebackPercent;
     if (auto checked = cachectl::checkTuning(tuning); !checked) {
         return std::unexpected(checked.error());
     }
-    return args;
+    request.sequentialCutoff = tuning.sequentialCutoff;
+    request.writebackPercent = tuning.writebackPercent;
+    return {};
 }
 
 std::string cutoffText(std::uint64_t bytes) {
@@ -71,27 +69,26 @@ std::string cutoffText(std::uint64_t bytes) {
 }
 
 // "sequential cutoff 4.0 MiB, writeback percent 10" for the tuning that is set or known.
-std::string tuningText(const Json& json) {
+std::string tuningText(const std::optional<std::uint64_t>& cutoff,
+                       const std::optional<unsigned>& percent) {
     std::string text;
-    if (json.contains("sequential_cutoff") && json["sequential_cutoff"].is_number()) {
-        text = "sequential cutoff " + cutoffText(json["sequential_cutoff"].get<std::uint64_t>());
+    if (cutoff) {
+        text = "sequential cutoff " + cutoffText(*cutoff);
     }
-    if (json.contains("writeback_percent") && json["writeback_percent"].is_number()) {
-        text += fmt::format("{}writeback percent {}", text.empty() ? "" : ", ",
-                            json["writeback_percent"].get<unsigned>());
+    if (percent) {
+        text += fmt::format("{}writeback percent {}", text.empty() ? "" : ", ", *percent);
     }
     return text;
 }
 
-std::string statsLine(const Json& stats) {
+std::string statsLine(const cachectl::CacheStats& stats) {
     std::string line = fmt::format("hits {} misses {} (hit ratio {:.1f} %), dirty {}, RAM used {}, "
                                    "compression {:.2f}x",
-                                   stats.value("hits", 0ULL), stats.value("misses", 0ULL),
-                                   100.0 * stats.value("hit_ratio", 0.0),
-                                   formatIec(Bytes(stats.value("dirty_bytes", 0ULL))),
-                                   formatIec(Bytes(stats.value("ram_used_bytes", 0ULL))),
-                                   stats.value("compression_ratio", 1.0));
-    if (const std::string tuning = tuningText(stats); !tuning.empty()) {
+                                   stats.hits, stats.misses, 100.0 * stats.hitRatio(),
+                                   formatIec(Bytes(stats.dirtyBytes)),
+                                   formatIec(Bytes(stats.ramUsedBytes)), stats.compressionRatio());
+    if (const std::string tuning = tuningText(stats.sequentialCutoff, stats.writebackPercent);
+        !tuning.empty()) {
         line += "\n  in effect: " + tuning;
     }
     return line;
@@ -99,118 +96,138 @@ std::string statsLine(const Json& stats) {
 
 int runStatus(const CliContext& context, const CacheOptions& options) {
     rpc::HelperClient helper;
-    auto probe = helper.call("cache.probe", Json::object());
+    cachectl::CacheClient client(helper);
+    auto probe = client.probe();
     if (!probe) {
         return reportError(context, Error(probe.error()).addContext("probing cache backends"));
     }
-    auto status = helper.call("cache.status", Json::object());
+    auto status = client.status();
     if (!status) {
         return reportError(context, Error(status.error()).addContext("reading cache state"));
     }
-    Json caches = Json::array();
-    for (const auto& cache : (*status)["caches"]) {
-        const auto& active = cache["cache"];
-        if (options.device.empty() || active["plan"]["origin"] == options.device ||
-            active["cached_device"] == options.device) {
-            caches.push_back(cache);
+    cachectl::StatusReply shown;
+    for (const auto& cache : status->caches) {
+        const auto& active = cache.record.active;
+        if (options.device.empty() || active.plan.origin == options.device ||
+            active.cachedDevice == options.device) {
+            shown.caches.push_back(cache);
         }
     }
-    if (!options.device.empty() && caches.empty()) {
+    if (!options.device.empty() && shown.caches.empty()) {
         return reportError(context,
                            Error(ErrorCode::NotFound, "no cache is enabled on " + options.device));
     }
     if (context.json) {
-        printJson(
-            Json{{"backends", (*probe)["backends"]}, {"ram", (*probe)["ram"]}, {"caches", caches}});
+        // The probe's document with the caches added.
+        Json document = cachectl::toJson(*probe);
+        document.update(cachectl::toJson(shown));
+        printJson(document);
         return kExitOk;
     }
-    std::cout << describeCacheStatus(*probe, Json{{"caches", caches}});
+    std::cout << describeCacheStatus(*probe, shown);
     return kExitOk;
+}
+
+// The cache.enable request of the options (without tuning), for backend and size; a
+// compression it does not know is a usage error.
+Expected<cachectl::EnableRequest> enableRequest(const CacheOptions& options,
+                                                const std::string& backend, std::uint64_t bytes) {
+    auto compression = cachectl::parseCompression(options.compression);
+    if (!compression) {
+        return std::unexpected(Error(compression.error()).addContext("--compression"));
+    }
+    cachectl::EnableRequest request;
+    request.device = options.device;
+    request.backend = backend;
+    request.size = bytes;
+    request.compression = *compression;
+    // CLI11 checked the mode.
+    request.mode =
+        cachectl::parseCacheMode(options.mode).value_or(cachectl::CacheMode::WriteThrough);
+    request.powerSafe = options.powerSafe;
+    if (!options.cacheDevice.empty()) {
+        request.cacheDevice = options.cacheDevice;
+    }
+    return request;
 }
 
 // "At next boot": the fstab change is shown first, then written by the helper if confirmed.
 int runEnableAtNextBoot(const CliContext& context, const CacheOptions& options,
-                        const std::string& backend, std::uint64_t bytes, const Json& tuning) {
+                        cachectl::EnableRequest request) {
     rpc::HelperClient helper;
-    Json args{{"device", options.device},
-              {"backend", backend},
-              {"size", bytes},
-              {"compression", options.compression},
-              {"mode", options.mode},
-              {"power_safe", options.powerSafe},
-              {"at_next_boot", true}};
-    args.update(tuning);
-    if (!options.cacheDevice.empty()) {
-        args["cache_device"] = options.cacheDevice;
-    }
-    Json previewArgs = args;
-    previewArgs["preview"] = true;
-    auto preview = helper.call("cache.enable", previewArgs);
+    cachectl::CacheClient client(helper);
+    request.atNextBoot = true;
+    cachectl::EnableRequest previewRequest = request;
+    previewRequest.preview = true;
+    auto preview = client.enable(previewRequest);
     if (!preview) {
         return reportError(
             context,
             Error(preview.error()).addContext("planning " + options.device + " at next boot"));
     }
-    const Json fstab = (*preview)["fstab"];
+    const cachectl::FstabPreview fstab = preview->fstab.value_or(cachectl::FstabPreview{});
     // The diff goes to stderr with --json: stdout carries the JSON document.
-    (context.json ? std::cerr : std::cout) << fstab.value("diff", "");
+    (context.json ? std::cerr : std::cout) << fstab.diff;
     if (!confirmed(options.yes,
                    fmt::format("Write this change to {} and stack a {} {} cache over {} at every "
                                "boot?",
-                               fstab.value("path", ""), formatIec(Bytes(bytes)), backend,
+                               fstab.path, formatIec(Bytes(request.size)), request.backend,
                                options.device))) {
         return reportError(context, Error(ErrorCode::Cancelled, "not confirmed; nothing done"));
     }
-    args["fstab_line"] = fstab.value("after", "");
-    auto result = helper.call("cache.enable", args);
+    request.fstabLine = fstab.after;
+    auto result = client.enable(request);
     if (!result) {
         return reportError(
             context, Error(result.error())
                          .addContext("enabling the cache on " + options.device + " at next boot"));
     }
     if (context.json) {
-        printJson(Json{{"fstab", fstab}, {"record", (*result)["record"]}});
+        // The preview's document with the record added.
+        Json document = cachectl::toJson(*preview);
+        document.update(cachectl::toJson(*result));
+        printJson(document);
         return kExitOk;
     }
-    const auto& record = (*result)["record"];
+    const auto record = result->record.value_or(cachectl::CacheRecord{});
     std::cout << fmt::format(
         "At next boot: {} stacks the cache over {}, and line {} of {} mounts {}.\n"
         "Nothing changed now; reboot to start it. `ssdkeeperctl cache disable {}` puts the line "
         "back.\n",
-        record["boot"].value("unit", ""), options.device, fstab.value("line", 0),
-        fstab.value("path", ""), record["cache"].value("cached_device", ""), options.device);
+        record.boot ? record.boot->unit : std::string(), options.device, fstab.line, fstab.path,
+        record.active.cachedDevice, options.device);
     return kExitOk;
 }
 
 int runEnable(const CliContext& context, const CacheOptions& options) {
-    auto tuning = tuningArgs(options);
-    if (!tuning) {
-        return reportError(context, tuning.error());
+    cachectl::EnableRequest request;
+    if (auto tuned = addTuning(options, request); !tuned) {
+        return reportError(context, tuned.error());
     }
     rpc::HelperClient helper;
-    auto probe = helper.call("cache.probe", Json::object());
+    cachectl::CacheClient client(helper);
+    auto probe = client.probe();
     if (!probe) {
         return reportError(context, Error(probe.error()).addContext("probing cache backends"));
     }
     std::string backend = options.backend;
     if (backend.empty()) {
-        for (const auto& item : (*probe)["backends"]) {
-            if (item["probe"]["available"] == true) {
-                backend = item["name"];
+        for (const auto& item : probe->backends) {
+            if (item.probe.available) {
+                backend = item.name;
                 break;
             }
         }
         if (backend.empty()) {
             std::string reasons;
-            for (const auto& item : (*probe)["backends"]) {
-                reasons += fmt::format("\n  {}: {}", item["name"].get<std::string>(),
-                                       item["probe"]["reason"].get<std::string>());
+            for (const auto& item : probe->backends) {
+                reasons += fmt::format("\n  {}: {}", item.name, item.probe.reasonText());
             }
             return reportError(
                 context, Error(ErrorCode::Unsupported, "no cache backend can run here:" + reasons));
         }
     }
-    std::uint64_t bytes = (*probe)["ram"].value("suggested_bytes", 0ULL);
+    std::uint64_t bytes = probe->ram.suggestedBytes;
     if (!options.size.empty()) {
         auto parsed = sizeOption(options.size);
         if (!parsed) {
@@ -218,8 +235,17 @@ int runEnable(const CliContext& context, const CacheOptions& options) {
         }
         bytes = *parsed;
     }
+    const auto cutoff = request.sequentialCutoff;
+    const auto percent = request.writebackPercent;
+    auto made = enableRequest(options, backend, bytes);
+    if (!made) {
+        return reportError(context, made.error());
+    }
+    request = *made;
+    request.sequentialCutoff = cutoff;
+    request.writebackPercent = percent;
     if (options.atNextBoot) {
-        return runEnableAtNextBoot(context, options, backend, bytes, *tuning);
+        return runEnableAtNextBoot(context, options, request);
     }
     if (options.applyNow &&
         !confirmed(options.yes,
@@ -228,54 +254,45 @@ int runEnable(const CliContext& context, const CacheOptions& options) {
                                options.device, formatIec(Bytes(bytes)), backend))) {
         return reportError(context, Error(ErrorCode::Cancelled, "not confirmed; nothing done"));
     }
-    Json args{{"device", options.device},
-              {"backend", backend},
-              {"size", bytes},
-              {"compression", options.compression},
-              {"mode", options.mode},
-              {"apply_now", options.applyNow},
-              {"power_safe", options.powerSafe}};
-    args.update(*tuning);
-    if (!options.cacheDevice.empty()) {
-        args["cache_device"] = options.cacheDevice;
-    }
-    auto result = helper.call("cache.enable", args, progressPrinter(context));
+    request.applyNow = options.applyNow;
+    auto result = client.enable(request, progressPrinter(context));
     if (!result) {
         return reportError(
             context, Error(result.error()).addContext("enabling the cache on " + options.device));
     }
     if (context.json) {
-        printJson(*result);
+        printJson(cachectl::toJson(*result));
         return kExitOk;
     }
-    const auto& record = (*result)["record"];
-    const std::string tuned = tuningText(*tuning);
-    std::cout << fmt::format("Cache on: {} now caches {} ({}, {}, {}{}).\n",
-                             record["cache"]["cached_device"].get<std::string>(), options.device,
-                             backend, formatIec(Bytes(bytes)), options.mode,
-                             tuned.empty() ? "" : ", " + tuned);
-    if (record["mount"].is_object()) {
-        std::cout << fmt::format("Mounted on {} with {}.\n",
-                                 record["mount"]["mount_point"].get<std::string>(),
-                                 record["mount"]["options"].get<std::string>());
+    const auto record = result->record.value_or(cachectl::CacheRecord{});
+    const std::string tuned = tuningText(cutoff, percent);
+    std::cout << fmt::format(
+        "Cache on: {} now caches {} ({}, {}, {}{}).\n", record.active.cachedDevice, options.device,
+        backend, formatIec(Bytes(bytes)), options.mode, tuned.empty() ? "" : ", " + tuned);
+    if (record.mount) {
+        std::cout << fmt::format("Mounted on {} with {}.\n", record.mount->mountPoint,
+                                 record.mount->options);
     } else {
-        std::cout << "Mount " << record["cache"]["cached_device"].get<std::string>()
-                  << " instead of " << options.device << ".\n";
+        std::cout << "Mount " << record.active.cachedDevice << " instead of " << options.device
+                  << ".\n";
     }
     return kExitOk;
 }
 
-int runSimple(const CliContext& context, const std::string& verb, const Json& args,
+// One CacheClient call (call(client) → Expected<Reply>) for a device: its JSON with --json,
+// else `done`.
+template <typename Call>
+int runSimple(const CliContext& context, const char* verb, const std::string& device, Call call,
               const std::string& done) {
     rpc::HelperClient helper;
-    auto result = helper.call(verb, args);
+    cachectl::CacheClient client(helper);
+    auto result = call(client);
     if (!result) {
-        return reportError(
-            context,
-            Error(result.error()).addContext(verb + " " + args["device"].get<std::string>()));
+        return reportError(context,
+                           Error(result.error()).addContext(std::string(verb) + " " + device));
     }
     if (context.json) {
-        printJson(*result);
+        printJson(cachectl::toJson(*result));
     } else {
         std::cout << done << "\n";
     }
@@ -294,28 +311,35 @@ CLI::App* cacheCommand(CLI::App& app) {
 }
 
 int runPowerEvent(const CliContext& context, const CacheOptions& options) {
+    cachectl::PowerRequest request;
+    if (options.event != "auto") {
+        auto event = cachectl::parsePowerEvent(options.event);
+        if (!event) {
+            return reportError(context, event.error());
+        }
+        request.event = *event;
+    }
     rpc::HelperClient helper;
-    auto result = helper.call("cache.power", Json{{"event", options.event}});
+    auto result = cachectl::CacheClient(helper).power(request);
     if (!result) {
         return reportError(context,
                            Error(result.error()).addContext("power event " + options.event));
     }
     if (context.json) {
-        printJson(*result);
+        printJson(cachectl::toJson(*result));
         return kExitOk;
     }
-    std::cout << fmt::format("Power event {} ({}):\n", result->value("event", ""),
-                             result->value("power", ""));
+    std::cout << fmt::format("Power event {} ({}):\n", cachectl::toString(result->event),
+                             result->power);
     int failures = 0;
-    for (const auto& cache : (*result)["caches"]) {
-        const std::string error = cache.value("error", "");
-        const std::string action = cache.value("action", "");
-        failures += error.empty() ? 0 : 1;
-        std::cout << fmt::format(
-            "  {} ({}): {}\n", cache.value("origin", ""), cache.value("name", ""),
-            !error.empty() ? "failed: " + error : (action.empty() ? "nothing to do" : action));
+    for (const auto& cache : result->caches) {
+        failures += cache.error.empty() ? 0 : 1;
+        std::cout << fmt::format("  {} ({}): {}\n", cache.origin, cache.name,
+                                 !cache.error.empty()
+                                     ? "failed: " + cache.error
+                                     : (cache.action.empty() ? "nothing to do" : cache.action));
     }
-    if ((*result)["caches"].empty()) {
+    if (result->caches.empty()) {
         std::cout << "  no cache is active\n";
     }
     return failures == 0 ? kExitOk : kExitFailed;
@@ -323,54 +347,51 @@ int runPowerEvent(const CliContext& context, const CacheOptions& options) {
 
 } // namespace
 
-std::string describePowerPolicy(const Json& power) {
-    if (!power.is_object() || !power.value("safe_on_battery", false)) {
+std::string describePowerPolicy(const cachectl::PowerPolicy& power) {
+    if (!power.safeOnBattery) {
         return "on battery or before suspend: flush only (stays write-back)";
     }
-    const std::string by = power.value("switched_by", "");
     return "on battery or before suspend: flush and switch to write-through" +
-           (by.empty() ? std::string() : " (write-through now, because of " + by + ")");
+           (power.switchedBy.empty() ? std::string()
+                                     : " (write-through now, because of " + power.switchedBy + ")");
 }
 
-std::string describeCacheStatus(const Json& probe, const Json& status) {
+std::string describeCacheStatus(const cachectl::ProbeReply& probe,
+                                const cachectl::StatusReply& status) {
     std::string text;
-    const auto& ram = probe["ram"];
-    text += fmt::format("RAM: {} total, {} available; suggested cache {}\n",
-                        formatIec(Bytes(ram.value("total_bytes", 0ULL))),
-                        formatIec(Bytes(ram.value("available_bytes", 0ULL))),
-                        formatIec(Bytes(ram.value("suggested_bytes", 0ULL))));
+    text += fmt::format(
+        "RAM: {} total, {} available; suggested cache {}\n", formatIec(Bytes(probe.ram.totalBytes)),
+        formatIec(Bytes(probe.ram.availableBytes)), formatIec(Bytes(probe.ram.suggestedBytes)));
     text += "Backends:\n";
-    for (const auto& backend : probe["backends"]) {
-        const bool available = backend["probe"].value("available", false);
-        text += fmt::format("  {:<16} {}{}\n", backend.value("name", ""),
-                            available ? "available" : "unavailable: ",
-                            available ? "" : backend["probe"].value("reason", ""));
+    for (const auto& backend : probe.backends) {
+        const bool available = backend.probe.available;
+        text += fmt::format(
+            "  {:<16} {}{}\n", backend.name,
+            available ? "available" : "unavailable: ", available ? "" : backend.probe.reasonText());
     }
-    const auto& caches = status["caches"];
-    if (caches.empty()) {
+    if (status.caches.empty()) {
         text += "No cache is enabled.\n";
     }
-    for (const auto& cache : caches) {
-        const auto& active = cache["cache"];
-        const auto& plan = active["plan"];
-        text += fmt::format(
-            "{} → {} ({}, {}, {}, {} compression){}\n", plan.value("origin", ""),
-            active.value("cached_device", ""), active.value("backend", ""),
-            formatIec(Bytes(plan.value("cache_bytes", 0ULL))), plan.value("mode", ""),
-            plan.value("compression", ""),
-            cache.value("phase", "") == "active" ? "" : " [" + cache.value("phase", "") + "]");
-        if (cache["mount"].is_object()) {
-            text += "  mounted on " + cache["mount"].value("mount_point", "") + "\n";
+    for (const auto& cache : status.caches) {
+        const auto& record = cache.record;
+        const auto& plan = record.active.plan;
+        text += fmt::format("{} → {} ({}, {}, {}, {} compression){}\n", plan.origin,
+                            record.active.cachedDevice, record.active.backend,
+                            formatIec(Bytes(plan.cacheBytes)), cachectl::toString(plan.mode),
+                            cachectl::toString(plan.compression),
+                            record.phase == "active" ? "" : " [" + record.phase + "]");
+        if (record.mount) {
+            text += "  mounted on " + record.mount->mountPoint + "\n";
         }
-        if (cache["boot"].is_object()) {
-            text += fmt::format("  at boot: {}; {} mounts it\n", cache["boot"].value("unit", ""),
-                                cache["boot"].value("fstab", ""));
+        if (record.boot) {
+            text +=
+                fmt::format("  at boot: {}; {} mounts it\n", record.boot->unit, record.boot->fstab);
         }
-        text += "  " + describePowerPolicy(cache["power"]) + "\n";
-        if (cache["stats"].is_object()) {
-            text += "  " + statsLine(cache["stats"]) + "\n";
+        text += "  " + describePowerPolicy(record.power) + "\n";
+        if (cache.stats) {
+            text += "  " + statsLine(*cache.stats) + "\n";
         } else {
-            text += "  statistics unavailable: " + cache.value("stats_error", "") + "\n";
+            text += "  statistics unavailable: " + cache.statsError + "\n";
         }
     }
     return text;
@@ -431,13 +452,14 @@ void addCacheBackendCommands(CLI::App& app, CliContext& context, Commands& comma
         ->required()
         ->check(CLI::IsMember({"on", "off"}));
     commands.add(powerSafe, [&context, options] {
-        return runSimple(context, "cache.policy",
-                         Json{{"device", options->device}, {"power_safe", options->onOff == "on"}},
-                         options->onOff == "on"
-                             ? "On battery or before suspend the cache of " + options->device +
-                                   " flushes and switches to write-through."
-                             : "On battery or before suspend the cache of " + options->device +
-                                   " only flushes.");
+        const cachectl::PolicyRequest request{options->device, options->onOff == "on"};
+        return runSimple(
+            context, cachectl::kVerbPolicy, options->device,
+            [&request](cachectl::CacheClient& client) { return client.setPolicy(request); },
+            request.powerSafe ? "On battery or before suspend the cache of " + options->device +
+                                    " flushes and switches to write-through."
+                              : "On battery or before suspend the cache of " + options->device +
+                                    " only flushes.");
     });
 
     auto* power = cache->add_subcommand(
@@ -465,21 +487,24 @@ void addCacheBackendCommands(CLI::App& app, CliContext& context, Commands& comma
     commands.add(power, [&context, options] { return runPowerEvent(context, *options); });
 
     for (const auto& [name, action, help] :
-         {std::tuple{"attach", "start", "ssdkeeper-cache@.service: stack an at-next-boot cache"},
-          std::tuple{"detach", "stop",
+         {std::tuple{"attach", cachectl::BootAction::Start,
+                     "ssdkeeper-cache@.service: stack an at-next-boot cache"},
+          std::tuple{"detach", cachectl::BootAction::Stop,
                      "ssdkeeper-cache@.service: flush and tear down an at-next-boot cache after "
                      "its filesystem was unmounted"}}) {
         auto* sub = cache->add_subcommand(name, help);
         sub->add_option("DEV", options->device,
                         "The cached partition (the boot unit names it by a stable path)")
             ->required();
-        const std::string verbAction = action;
-        commands.add(sub, [&context, options, verbAction] {
-            return runSimple(context, "cache.boot",
-                             Json{{"device", options->device}, {"action", verbAction}},
-                             verbAction == "start"
-                                 ? "Cache stacked over " + options->device + "."
-                                 : "Cache over " + options->device + " flushed and taken down.");
+        const cachectl::BootAction bootAction = action;
+        commands.add(sub, [&context, options, bootAction] {
+            const cachectl::BootRequest request{options->device, bootAction};
+            return runSimple(
+                context, cachectl::kVerbBoot, options->device,
+                [&request](cachectl::CacheClient& client) { return client.boot(request); },
+                bootAction == cachectl::BootAction::Start
+                    ? "Cache stacked over " + options->device + "."
+                    : "Cache over " + options->device + " flushed and taken down.");
         });
     }
 
@@ -488,15 +513,21 @@ void addCacheBackendCommands(CLI::App& app, CliContext& context, Commands& comma
     disable->add_option("DEV", options->device, "The cached partition or its cache device")
         ->required();
     commands.add(disable, [&context, options] {
-        return runSimple(context, "cache.disable", Json{{"device", options->device}},
-                         "Cache off: " + options->device + " is as it was before.");
+        const cachectl::DisableRequest request{options->device};
+        return runSimple(
+            context, cachectl::kVerbDisable, options->device,
+            [&request](cachectl::CacheClient& client) { return client.disable(request); },
+            "Cache off: " + options->device + " is as it was before.");
     });
 
     auto* flush = cache->add_subcommand("flush", "Write every dirty block to the drive now");
     flush->add_option("DEV", options->device, "The cached partition")->required();
     commands.add(flush, [&context, options] {
-        return runSimple(context, "cache.flush", Json{{"device", options->device}},
-                         "Flushed: nothing dirty is left in the cache of " + options->device + ".");
+        const cachectl::FlushRequest request{options->device};
+        return runSimple(
+            context, cachectl::kVerbFlush, options->device,
+            [&request](cachectl::CacheClient& client) { return client.flush(request); },
+            "Flushed: nothing dirty is left in the cache of " + options->device + ".");
     });
 
     auto* resize = cache->add_subcommand("resize", "Change the cache size");
@@ -507,8 +538,10 @@ void addCacheBackendCommands(CLI::App& app, CliContext& context, Commands& comma
         if (!bytes) {
             return reportError(context, bytes.error());
         }
+        const cachectl::ResizeRequest request{options->device, *bytes};
         return runSimple(
-            context, "cache.resize", Json{{"device", options->device}, {"size", *bytes}},
+            context, cachectl::kVerbResize, options->device,
+            [&request](cachectl::CacheClient& client) { return client.resize(request); },
             "Resized the cache of " + options->device + " to " + formatIec(Bytes(*bytes)) + ".");
     });
 
@@ -518,9 +551,13 @@ void addCacheBackendCommands(CLI::App& app, CliContext& context, Commands& comma
         ->required()
         ->check(CLI::IsMember({"write-through", "write-back"}));
     commands.add(mode, [&context, options] {
-        return runSimple(context, "cache.mode",
-                         Json{{"device", options->device}, {"mode", options->mode}},
-                         "The cache of " + options->device + " is now " + options->mode + ".");
+        const cachectl::ModeRequest request{
+            options->device,
+            cachectl::parseCacheMode(options->mode).value_or(cachectl::CacheMode::WriteThrough)};
+        return runSimple(
+            context, cachectl::kVerbMode, options->device,
+            [&request](cachectl::CacheClient& client) { return client.setMode(request); },
+            "The cache of " + options->device + " is now " + options->mode + ".");
     });
 }
 

@@ -2,6 +2,7 @@
 
 #include "cli/cli_context.h"
 #include "cli/commands.h"
+#include "core/cachectl/verbs.h"
 
 namespace ssdk::cli {
 
@@ -11,8 +12,9 @@ namespace ssdk::cli {
 void addCacheBackendCommands(CLI::App& app, CliContext& context, Commands& commands);
 
 // The text `cache status` prints for a cache.probe + cache.status answer (tested alone).
-std::string describeCacheStatus(const Json& probe, const Json& status);
-// One line for a journal's "power" object (the on-battery/suspend policy and its state).
-std::string describePowerPolicy(const Json& power);
+std::string describeCacheStatus(const cachectl::ProbeReply& probe,
+                                const cachectl::StatusReply& status);
+// One line for a journal's power policy (the on-battery/suspend choice and its state).
+std::string describePowerPolicy(const cachectl::PowerPolicy& power);
 
 } // namespace ssdk::cli

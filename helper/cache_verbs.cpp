@@ -1,10 +1,11 @@
 #include "helper/cache_verbs.h"
 
 #include <fstream>
+#include <memory>
 #include <sstream>
 
+#include "core/cachectl/verbs.h"
 #include "core/firmware/power.h"
-#include "helper/validation.h"
 
 namespace ssdk::helper {
 
@@ -21,307 +22,152 @@ std::string cacheName(const std::string& origin) {
     return name.substr(0, 32);
 }
 
-// An optional true/false argument (false when absent).
-Expected<bool> boolArg(const Json& args, const char* key) {
-    if (!args.contains(key)) {
-        return false;
-    }
-    if (!args[key].is_boolean()) {
-        return fail(ErrorCode::InvalidArgument,
-                    std::string("argument '") + key + "' must be true or false");
-    }
-    return args[key].get<bool>();
-}
-
 // A partition or disk to cache, or a cache drive: a real block device, not the system disk.
 // Returns the device node that was validated (the path resolved once, in /dev), never the
 // path as given: a link a user owns (in /dev/shm) could point elsewhere by the time it is used.
-Expected<std::string> blockDeviceArg(const Json& args, const char* key, bool allowMounted) {
-    auto path = stringArg(args, key, kMaxPathLength);
-    if (!path) {
-        return std::unexpected(path.error());
-    }
-    auto validated =
-        validateBlockDeviceNode(*path, {.allowMounted = allowMounted, .allowSystemDisk = false});
-    if (!validated) {
+Expected<std::string> blockDevice(const CacheVerbEnv& env, const std::string& path, const char* key,
+                                  bool allowMounted) {
+    auto node = env.validateDevice(path, {.allowMounted = allowMounted, .allowSystemDisk = false});
+    if (!node) {
         return std::unexpected(
-            Error(validated.error()).addContext(std::string("argument '") + key + "'"));
+            Error(node.error()).addContext(std::string("argument '") + key + "'"));
     }
-    return validated->node;
+    return node;
 }
 
-Expected<Json> recordResult(Expected<CacheRecord> record) {
-    if (!record) {
-        return std::unexpected(record.error());
+template <typename Reply, typename Value> Expected<Json> answer(Expected<Value> value) {
+    if (!value) {
+        return std::unexpected(value.error());
     }
-    return Json{{"record", toJson(*record)}};
+    return toJson(Reply{std::move(*value)});
 }
 
-RamInfo readRam() {
-    std::ifstream in("/proc/meminfo");
-    std::stringstream text;
-    text << in.rdbuf();
-    return parseMemInfo(text.str());
-}
-
-Expected<Json> probe(CacheManager& manager, const Json& args) {
-    if (auto keys = requireOnlyKeys(args, {}); !keys) {
-        return std::unexpected(keys.error());
+Expected<Json> probe(CacheManager& manager, const CacheVerbEnv& env, const Json& args) {
+    if (auto request = probeRequestFromJson(args); !request) {
+        return std::unexpected(request.error());
     }
-    Json backends = Json::array();
-    for (const auto& report : manager.probeAll()) {
-        backends.push_back(toJson(report));
-    }
-    const RamInfo ram = readRam();
-    return Json{{"backends", backends},
-                {"ram",
-                 {{"total_bytes", ram.totalBytes},
-                  {"available_bytes", ram.availableBytes},
-                  {"suggested_bytes", suggestedCacheBytes(ram.totalBytes)}}}};
+    const RamInfo ram = env.readRam();
+    return toJson(
+        ProbeReply{manager.probeAll(),
+                   {ram.totalBytes, ram.availableBytes, suggestedCacheBytes(ram.totalBytes)}});
 }
 
 Expected<Json> status(CacheManager& manager, const Json& args) {
-    if (auto keys = requireOnlyKeys(args, {}); !keys) {
-        return std::unexpected(keys.error());
+    if (auto request = statusRequestFromJson(args); !request) {
+        return std::unexpected(request.error());
     }
-    Json caches = Json::array();
-    for (const auto& item : manager.status()) {
-        caches.push_back(toJson(item));
-    }
-    return Json{{"caches", caches}};
+    return toJson(StatusReply{manager.status()});
 }
 
-// sequential_cutoff and writeback_percent of cache.enable, checked before anything else.
-Expected<void> tuningArgs(const Json& args, CachePlan& plan) {
-    if (args.contains("sequential_cutoff")) {
-        auto cutoff = unsignedArg(args, "sequential_cutoff");
-        if (!cutoff) {
-            return std::unexpected(cutoff.error());
-        }
-        plan.sequentialCutoff = *cutoff;
+Expected<Json> enable(CacheManager& manager, const CacheVerbEnv& env, const Json& args,
+                      const VerbEvents& events) {
+    auto request = enableRequestFromJson(args);
+    if (!request) {
+        return std::unexpected(request.error());
     }
-    if (args.contains("writeback_percent")) {
-        auto percent = unsignedArg(args, "writeback_percent");
-        if (!percent) {
-            return std::unexpected(percent.error());
-        }
-        if (*percent > 100) {
-            return fail(ErrorCode::InvalidArgument,
-                        "the writeback percent must be between 0 and 100, not " +
-                            std::to_string(*percent));
-        }
-        plan.writebackPercent = static_cast<unsigned>(*percent);
-    }
-    return checkTuning(plan);
-}
-
-Expected<Json> enable(CacheManager& manager, const Json& args, const VerbEvents& events) {
-    if (auto keys = requireOnlyKeys(args, {"device", "backend", "size", "compression", "mode",
-                                           "cache_device", "apply_now", "power_safe",
-                                           "at_next_boot", "preview", "fstab_line",
-                                           "sequential_cutoff", "writeback_percent"});
-        !keys) {
-        return std::unexpected(keys.error());
-    }
-    CachePlan tuning;
-    if (auto checked = tuningArgs(args, tuning); !checked) {
-        return std::unexpected(checked.error());
-    }
-    auto origin = blockDeviceArg(args, "device", true);
+    auto origin = blockDevice(env, request->device, "device", true);
     if (!origin) {
         return std::unexpected(origin.error());
     }
-    auto backend = stringArg(args, "backend", 64);
-    auto size = unsignedArg(args, "size");
-    auto compression = stringArg(args, "compression", 16, "none");
-    auto mode = stringArg(args, "mode", 16, "write-through");
-    for (const auto* problem :
-         {backend ? nullptr : &backend.error(), size ? nullptr : &size.error(),
-          compression ? nullptr : &compression.error(), mode ? nullptr : &mode.error()}) {
-        if (problem != nullptr) {
-            return std::unexpected(*problem);
-        }
-    }
-    auto parsedCompression = parseCompression(*compression);
-    auto parsedMode = parseCacheMode(*mode);
-    if (!parsedCompression) {
-        return std::unexpected(parsedCompression.error());
-    }
-    if (!parsedMode) {
-        return std::unexpected(parsedMode.error());
-    }
-    bool applyNow = false;
-    bool powerSafe = false;
-    bool atNextBoot = false;
-    bool preview = false;
-    for (auto [key, value] :
-         {std::pair{"apply_now", &applyNow}, std::pair{"power_safe", &powerSafe},
-          std::pair{"at_next_boot", &atNextBoot}, std::pair{"preview", &preview}}) {
-        auto flag = boolArg(args, key);
-        if (!flag) {
-            return std::unexpected(flag.error());
-        }
-        *value = *flag;
-    }
-    if (applyNow && atNextBoot) {
-        return fail(ErrorCode::InvalidArgument, "apply_now and at_next_boot exclude each other");
-    }
-    if (preview && !atNextBoot) {
-        return fail(ErrorCode::InvalidArgument, "preview is for at_next_boot");
-    }
-    auto fstabLine = stringArg(args, "fstab_line", kMaxPathLength, "");
-    if (!fstabLine) {
-        return std::unexpected(fstabLine.error());
-    }
-    CachePlan plan{*origin, cacheName(*origin), *size, *parsedCompression, *parsedMode, ""};
-    plan.sequentialCutoff = tuning.sequentialCutoff;
-    plan.writebackPercent = tuning.writebackPercent;
-    if (args.contains("cache_device")) {
-        auto cacheDevice = blockDeviceArg(args, "cache_device", false);
+    CachePlan plan{*origin, cacheName(*origin), request->size, request->compression, request->mode,
+                   ""};
+    plan.sequentialCutoff = request->sequentialCutoff;
+    plan.writebackPercent = request->writebackPercent;
+    if (request->cacheDevice) {
+        auto cacheDevice = blockDevice(env, *request->cacheDevice, "cache_device", false);
         if (!cacheDevice) {
             return std::unexpected(cacheDevice.error());
         }
         plan.cacheDevice = *cacheDevice;
     }
-    const PowerPolicy power{powerSafe, ""};
-    if (preview) {
-        auto change = manager.previewAtBoot(*backend, plan);
+    const PowerPolicy power{request->powerSafe, ""};
+    if (request->preview) {
+        auto change = manager.previewAtBoot(request->backend, plan);
         if (!change) {
             return std::unexpected(change.error());
         }
-        return Json{{"fstab",
-                     {{"path", change->path},
-                      {"line", change->line + 1},
-                      {"before", change->before},
-                      {"after", change->after},
-                      {"diff", change->diff()}}}};
+        return toJson(EnableReply{std::nullopt, fstabPreviewOf(*change)});
     }
-    if (atNextBoot) {
-        return recordResult(manager.enableAtBoot(*backend, plan, power, *fstabLine));
+    if (request->atNextBoot) {
+        return answer<EnableReply>(
+            manager.enableAtBoot(request->backend, plan, power, request->fstabLine));
     }
-    events("progress",
-           Json{{"fraction", 0.0}, {"text", "Stacking " + *backend + " over " + plan.origin}});
-    return recordResult(manager.enable(*backend, plan, applyNow, power));
-}
-
-Expected<std::string> cachedArg(const Json& args, std::initializer_list<std::string_view> keys) {
-    if (auto checked = requireOnlyKeys(args, keys); !checked) {
-        return std::unexpected(checked.error());
-    }
-    // Only caches the helper journaled can be named here: the manager looks it up.
-    return stringArg(args, "device", kMaxPathLength);
+    events(kEventProgress, Json{{"fraction", 0.0},
+                                {"text", "Stacking " + request->backend + " over " + plan.origin}});
+    return answer<EnableReply>(manager.enable(request->backend, plan, request->applyNow, power));
 }
 
 Expected<Json> disable(CacheManager& manager, const Json& args) {
-    auto device = cachedArg(args, {"device"});
-    if (!device) {
-        return std::unexpected(device.error());
+    auto request = deviceRequestFromJson(args);
+    if (!request) {
+        return std::unexpected(request.error());
     }
-    if (auto done = manager.disable(*device); !done) {
+    // Only caches the helper journaled can be named here: the manager looks it up.
+    if (auto done = manager.disable(request->device); !done) {
         return std::unexpected(done.error());
     }
-    return Json{{"disabled", *device}};
+    return toJson(DisableReply{request->device});
 }
 
 Expected<Json> flush(CacheManager& manager, const Json& args) {
-    auto device = cachedArg(args, {"device"});
-    if (!device) {
-        return std::unexpected(device.error());
+    auto request = deviceRequestFromJson(args);
+    if (!request) {
+        return std::unexpected(request.error());
     }
-    if (auto done = manager.flush(*device); !done) {
+    if (auto done = manager.flush(request->device); !done) {
         return std::unexpected(done.error());
     }
-    return Json{{"flushed", *device}};
+    return toJson(FlushReply{request->device});
 }
 
 Expected<Json> mode(CacheManager& manager, const Json& args) {
-    auto device = cachedArg(args, {"device", "mode"});
-    if (!device) {
-        return std::unexpected(device.error());
+    auto request = modeRequestFromJson(args);
+    if (!request) {
+        return std::unexpected(request.error());
     }
-    auto text = stringArg(args, "mode", 16);
-    if (!text) {
-        return std::unexpected(text.error());
-    }
-    auto parsed = parseCacheMode(*text);
-    if (!parsed) {
-        return std::unexpected(parsed.error());
-    }
-    return recordResult(manager.setMode(*device, *parsed));
+    return answer<RecordReply>(manager.setMode(request->device, request->mode));
 }
 
 Expected<Json> resize(CacheManager& manager, const Json& args) {
-    auto device = cachedArg(args, {"device", "size"});
-    if (!device) {
-        return std::unexpected(device.error());
+    auto request = resizeRequestFromJson(args);
+    if (!request) {
+        return std::unexpected(request.error());
     }
-    auto size = unsignedArg(args, "size");
-    if (!size) {
-        return std::unexpected(size.error());
-    }
-    return recordResult(manager.resize(*device, *size));
+    return answer<RecordReply>(manager.resize(request->device, request->size));
 }
 
-Expected<Json> policy(CacheManager& manager, const Json& args, const PowerReader& power) {
-    auto device = cachedArg(args, {"device", "power_safe"});
-    if (!device) {
-        return std::unexpected(device.error());
+Expected<Json> policy(CacheManager& manager, const CacheVerbEnv& env, const Json& args) {
+    auto request = policyRequestFromJson(args);
+    if (!request) {
+        return std::unexpected(request.error());
     }
-    if (!args.contains("power_safe")) {
-        return fail(ErrorCode::InvalidArgument, "argument 'power_safe' is missing");
-    }
-    auto safe = boolArg(args, "power_safe");
-    if (!safe) {
-        return std::unexpected(safe.error());
-    }
-    return recordResult(manager.setPowerPolicy(*device, *safe, power().onBattery));
+    return answer<RecordReply>(
+        manager.setPowerPolicy(request->device, request->powerSafe, env.power().onBattery));
 }
 
-Expected<Json> boot(CacheManager& manager, const Json& args, const PowerReader& power) {
-    auto device = cachedArg(args, {"device", "action"});
-    if (!device) {
-        return std::unexpected(device.error());
+Expected<Json> boot(CacheManager& manager, const CacheVerbEnv& env, const Json& args) {
+    auto request = bootRequestFromJson(args);
+    if (!request) {
+        return std::unexpected(request.error());
     }
-    auto action = stringArg(args, "action", 8);
-    if (!action) {
-        return std::unexpected(action.error());
+    if (request->action == BootAction::Start) {
+        return answer<RecordReply>(manager.attach(request->device, env.power().onBattery));
     }
-    if (*action == "start") {
-        return recordResult(manager.attach(*device, power().onBattery));
-    }
-    if (*action == "stop") {
-        return recordResult(manager.detach(*device));
-    }
-    return fail(ErrorCode::InvalidArgument, "argument 'action' must be start or stop");
+    return answer<RecordReply>(manager.detach(request->device));
 }
 
-Expected<Json> powerEvent(CacheManager& manager, const Json& args, const PowerReader& power) {
-    if (auto keys = requireOnlyKeys(args, {"event"}); !keys) {
-        return std::unexpected(keys.error());
+Expected<Json> powerEvent(CacheManager& manager, const CacheVerbEnv& env, const Json& args) {
+    auto request = powerRequestFromJson(args);
+    if (!request) {
+        return std::unexpected(request.error());
     }
-    auto text = stringArg(args, "event", 16);
-    if (!text) {
-        return std::unexpected(text.error());
-    }
-    const PowerSource source = power();
-    PowerEvent event = source.onBattery ? PowerEvent::Battery : PowerEvent::Ac;
-    if (*text != "auto") {
-        auto parsed = parsePowerEvent(*text);
-        if (!parsed) {
-            return std::unexpected(parsed.error());
-        }
-        event = *parsed;
-    }
+    const PowerSource source = env.power();
+    const PowerEvent event =
+        request->event.value_or(source.onBattery ? PowerEvent::Battery : PowerEvent::Ac);
     const bool onBattery =
         event == PowerEvent::Battery || (event != PowerEvent::Ac && source.onBattery);
-    Json caches = Json::array();
-    for (const auto& outcome : manager.powerEvent(event, onBattery)) {
-        caches.push_back(toJson(outcome));
-    }
-    return Json{{"event", std::string(toString(event))},
-                {"on_battery", onBattery},
-                {"power", source.detail},
-                {"caches", caches}};
+    return toJson(
+        PowerReply{event, onBattery, source.detail, manager.powerEvent(event, onBattery)});
 }
 
 } // namespace
@@ -352,32 +198,61 @@ RamInfo parseMemInfo(std::string_view text) {
     return info;
 }
 
+RamInfo liveRamInfo() {
+    std::ifstream in("/proc/meminfo");
+    std::stringstream text;
+    text << in.rdbuf();
+    return parseMemInfo(text.str());
+}
+
+CacheVerbEnv CacheVerbEnv::live() {
+    return CacheVerbEnv{
+        [](std::string_view path, const DeviceRules& rules) -> Expected<std::string> {
+            auto validated = validateBlockDeviceNode(path, rules);
+            if (!validated) {
+                return std::unexpected(validated.error());
+            }
+            return validated->node;
+        },
+        liveRamInfo, livePowerSource};
+}
+
 void addCacheVerbs(HelperService& service, CacheManager& manager, PowerReader power) {
+    CacheVerbEnv env = CacheVerbEnv::live();
+    env.power = std::move(power);
+    addCacheVerbs(service, manager, std::move(env));
+}
+
+void addCacheVerbs(HelperService& service, CacheManager& manager, CacheVerbEnv env) {
     CacheManager* m = &manager;
-    service.add(Verb{"cache.probe", "io.github.ssdkeeper.cache.probe", Grade::Read,
-                     [m](const Json& args, const VerbEvents&) { return probe(*m, args); }});
-    service.add(Verb{"cache.status", "io.github.ssdkeeper.cache.status", Grade::Read,
-                     [m](const Json& args, const VerbEvents&) { return status(*m, args); }});
-    service.add(
-        Verb{"cache.enable", "io.github.ssdkeeper.cache.enable", Grade::Change,
-             [m](const Json& args, const VerbEvents& events) { return enable(*m, args, events); }});
-    service.add(Verb{"cache.disable", "io.github.ssdkeeper.cache.disable", Grade::Change,
-                     [m](const Json& args, const VerbEvents&) { return disable(*m, args); }});
-    service.add(Verb{"cache.flush", "io.github.ssdkeeper.cache.flush", Grade::Change,
-                     [m](const Json& args, const VerbEvents&) { return flush(*m, args); }});
-    service.add(Verb{"cache.mode", "io.github.ssdkeeper.cache.mode", Grade::Change,
-                     [m](const Json& args, const VerbEvents&) { return mode(*m, args); }});
-    service.add(Verb{"cache.resize", "io.github.ssdkeeper.cache.resize", Grade::Change,
-                     [m](const Json& args, const VerbEvents&) { return resize(*m, args); }});
-    service.add(
-        Verb{"cache.policy", "io.github.ssdkeeper.cache.policy", Grade::Change,
-             [m, power](const Json& args, const VerbEvents&) { return policy(*m, args, power); }});
-    service.add(
-        Verb{"cache.boot", "io.github.ssdkeeper.cache.boot", Grade::Change,
-             [m, power](const Json& args, const VerbEvents&) { return boot(*m, args, power); }});
-    service.add(Verb{
-        "cache.power", "io.github.ssdkeeper.cache.power", Grade::Change,
-        [m, power](const Json& args, const VerbEvents&) { return powerEvent(*m, args, power); }});
+    const auto shared = std::make_shared<const CacheVerbEnv>(std::move(env));
+    // Every verb is authorized as its own polkit action, io.github.ssdkeeper.<verb>.
+    auto add = [&service](const char* name, Grade grade,
+                          std::function<Expected<Json>(const Json&, const VerbEvents&)> handler) {
+        service.add(
+            Verb{name, std::string("io.github.ssdkeeper.") + name, grade, std::move(handler)});
+    };
+    add(kVerbProbe, Grade::Read,
+        [m, shared](const Json& args, const VerbEvents&) { return probe(*m, *shared, args); });
+    add(kVerbStatus, Grade::Read,
+        [m](const Json& args, const VerbEvents&) { return status(*m, args); });
+    add(kVerbEnable, Grade::Change, [m, shared](const Json& args, const VerbEvents& events) {
+        return enable(*m, *shared, args, events);
+    });
+    add(kVerbDisable, Grade::Change,
+        [m](const Json& args, const VerbEvents&) { return disable(*m, args); });
+    add(kVerbFlush, Grade::Change,
+        [m](const Json& args, const VerbEvents&) { return flush(*m, args); });
+    add(kVerbMode, Grade::Change,
+        [m](const Json& args, const VerbEvents&) { return mode(*m, args); });
+    add(kVerbResize, Grade::Change,
+        [m](const Json& args, const VerbEvents&) { return resize(*m, args); });
+    add(kVerbPolicy, Grade::Change,
+        [m, shared](const Json& args, const VerbEvents&) { return policy(*m, *shared, args); });
+    add(kVerbBoot, Grade::Change,
+        [m, shared](const Json& args, const VerbEvents&) { return boot(*m, *shared, args); });
+    add(kVerbPower, Grade::Change,
+        [m, shared](const Json& args, const VerbEvents&) { return powerEvent(*m, *shared, args); });
 }
 
 } // namespace ssdk::helper

@@ -1,41 +1,20 @@
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <string>
+#include <string_view>
 
 #include "core/base/sysfs_root.h"
 #include "core/cachectl/backend_manager.h"
 #include "helper/helper_service.h"
+#include "helper/validation.h"
 
 namespace ssdk::helper {
 
 // Where the helper journals the caches it set up (system-wide: a cache outlives the session).
 inline constexpr const char* kCacheStateDir = "/var/lib/ssdkeeper/cache";
 
-// RAM cache verbs (docs/ram-cache.md), over a CacheManager built at start-up.
-//
-// cache.probe  {} → {backends: [{name, title, probe: {available, reasons, reason},
-//                   capabilities}], ram: {total_bytes, available_bytes, suggested_bytes}}
-// cache.status {} → {caches: [{phase, cache, mount, stats, stats_error}]}
-// cache.enable {device, backend, size, compression, mode, cache_device?, apply_now?,
-//               power_safe?, at_next_boot?, preview?, fstab_line?, sequential_cutoff? (bytes,
-//               0–1 GiB), writeback_percent? (0–100)}
-//              → {record}; a mounted device needs apply_now: true (unmount, stack, remount) or
-//              at_next_boot: true (fstab and the boot unit; with preview: true only
-//              {fstab: {path, line, before, after, diff}} is returned and nothing changes;
-//              fstab_line: the new line as shown to the user, refused when it differs now;
-//              a tuning value the backend has no knob for is refused with its reason)
-// cache.disable {device} → {disabled}: flush, tear down, mount the origin back
-// cache.flush {device} → {flushed}
-// cache.mode {device, mode} → {record}
-// cache.resize {device, size} → {record}
-// cache.policy {device, power_safe} → {record}: "on battery or before suspend: flush and
-//              switch to write-through"
-// cache.boot {device, action: start|stop} → {record}: the boot unit (ssdkeeper-cache@.service)
-//              stacks an at-next-boot cache / flushes and tears it down after the unmount
-// cache.power {event: auto|battery|ac|suspend|resume|shutdown} → {event, on_battery, power,
-//              caches: [{name, origin, action, error}]}; auto: battery or ac from
-//              /sys/class/power_supply
-// device: the cached partition, the device to mount instead, or the cache's name.
 // Whether the machine runs on battery now, and how that was seen.
 struct PowerSource {
     bool onBattery = false;
@@ -46,14 +25,34 @@ using PowerReader = std::function<PowerSource()>;
 PowerSource powerSourceOf(const SysfsRoot& root);
 PowerSource livePowerSource(); // powerSourceOf the live /sys
 
-void addCacheVerbs(HelperService& service, cachectl::CacheManager& manager,
-                   PowerReader power = livePowerSource);
-
 // /proc/meminfo's MemTotal and MemAvailable in bytes (0 when unreadable).
 struct RamInfo {
     std::uint64_t totalBytes = 0;
     std::uint64_t availableBytes = 0;
 };
 RamInfo parseMemInfo(std::string_view text);
+RamInfo liveRamInfo(); // parseMemInfo of /proc/meminfo
+
+// What the cache verbs need from the machine besides the CacheManager: live() is the real
+// one; tests hand in their own (made-up device paths, a fixed RAM size, a power source).
+struct CacheVerbEnv {
+    // Resolves a device path from a request and checks it (validateBlockDeviceNode): the
+    // node to use instead of the path, or why not.
+    std::function<Expected<std::string>(std::string_view path, const DeviceRules& rules)>
+        validateDevice;
+    std::function<RamInfo()> readRam;
+    PowerReader power;
+
+    static CacheVerbEnv live();
+};
+
+// RAM cache verbs (docs/ram-cache.md), over a CacheManager built at start-up. Their names,
+// arguments and results are core/cachectl/verbs.h; every request is parsed there, then the
+// device paths it names are validated here (a partition or disk to cache, a cache drive: a
+// real block device, not the system disk).
+void addCacheVerbs(HelperService& service, cachectl::CacheManager& manager,
+                   CacheVerbEnv env = CacheVerbEnv::live());
+// The live environment with another power source.
+void addCacheVerbs(HelperService& service, cachectl::CacheManager& manager, PowerReader power);
 
 } // namespace ssdk::helper

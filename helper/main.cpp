@@ -98,7 +98,7 @@ int main(int argc, char** /*argv*/) {
     cachectl::addSystemBackends(cacheBackends, cachectl::HostEnv::live(runner));
     cachectl::CacheManager cacheManager(cacheBackends, cachectl::HostEnv::live(runner),
                                         kCacheStateDir);
-    addCacheVerbs(service, cacheManager);
+    addCacheVerbs(service, cacheManager, CacheVerbEnv::live());
     if (labContext) {
         addLabVerbs(service, *labContext, runner);
     } else {

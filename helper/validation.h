@@ -7,6 +7,7 @@
 
 #include "core/base/error.h"
 #include "core/base/json.h"
+#include "core/base/json_args.h"
 #include "core/device/discovery.h"
 
 namespace ssdk::helper {
@@ -15,13 +16,11 @@ namespace ssdk::helper {
 inline constexpr std::size_t kMaxPathLength = 4096;
 
 // Verb arguments come from an unprivileged process: every one is checked for presence,
-// type, range and form before use, and unknown keys are refused rather than ignored.
-Expected<void> requireOnlyKeys(const Json& args, std::initializer_list<std::string_view> keys);
-Expected<std::string> stringArg(const Json& args, std::string_view key, std::size_t maxLength);
-Expected<std::string> stringArg(const Json& args, std::string_view key, std::size_t maxLength,
-                                const std::string& fallback);
-Expected<std::uint64_t> unsignedArg(const Json& args, std::string_view key);
-Expected<std::uint64_t> unsignedArg(const Json& args, std::string_view key, std::uint64_t fallback);
+// type, range and form before use, and unknown keys are refused rather than ignored
+// (core/base/json_args.h).
+using ssdk::requireOnlyKeys;
+using ssdk::stringArg;
+using ssdk::unsignedArg;
 
 // What a verb tolerates about the device it acts on.
 struct DeviceRules {

@@ -25,7 +25,7 @@
 #include "app/helper_caller.h"
 #include "app/widgets/what_if_panel.h"
 #include "core/base/bytes.h"
-#include "core/cachectl/backend_manager.h"
+#include "core/cachectl/cache_client.h"
 
 namespace ssdk::app {
 
@@ -39,117 +39,46 @@ QString iec(std::uint64_t bytes) {
     return QString::fromStdString(formatIec(Bytes(bytes)));
 }
 
-std::string str(const Json& json, const char* key) {
-    return json.is_object() && json.contains(key) && json[key].is_string()
-               ? json[key].get<std::string>()
-               : std::string();
+QString verbName(const char* verb) {
+    return QString::fromLatin1(verb);
+}
+
+// A CacheClient call as the HelperCaller's work; the typed reply travels on as its JSON.
+template <typename Call> HelperCaller::Work clientWork(Call call) {
+    return [call](rpc::Transport& transport,
+                  const rpc::Transport::EventHandler& onEvent) -> Expected<Json> {
+        cachectl::CacheClient client(transport);
+        auto reply = call(client, onEvent);
+        if (!reply) {
+            return std::unexpected(reply.error());
+        }
+        return cachectl::toJson(*reply);
+    };
+}
+
+// The reply's JSON read back typed (parse) and handed to done.
+template <typename Parse, typename Done>
+std::function<Expected<void>(const Json&)> readReply(Parse parse, Done done) {
+    return [parse, done](const Json& json) -> Expected<void> {
+        auto reply = parse(json);
+        if (!reply) {
+            return std::unexpected(reply.error());
+        }
+        done(*reply);
+        return {};
+    };
 }
 
 } // namespace
 
-HelperCacheCalls::HelperCacheCalls(QObject* parent)
-    : CacheCalls(parent)
-    , m_caller(new HelperCaller(this)) {
-    connect(m_caller, &HelperCaller::finished, this,
-            [this](const QString& verb, const HelperCaller::Outcome& outcome) {
-                emit finished(verb, outcome.ok, outcome.error, outcome.result);
-            });
-}
-
-bool HelperCacheCalls::isBusy() const {
-    return m_caller->isBusy();
-}
-
-bool HelperCacheCalls::call(const QString& verb, Json args) {
-    return m_caller->call(verb, std::move(args));
-}
-
-ManagerCacheCalls::ManagerCacheCalls(cachectl::CacheManager& manager, Json ram, QObject* parent)
-    : CacheCalls(parent)
-    , m_manager(manager)
-    , m_ram(std::move(ram)) {}
-
-bool ManagerCacheCalls::call(const QString& verb, Json args) {
-    QTimer::singleShot(0, this, [this, verb, args] {
-        using namespace ssdk::cachectl;
-        Expected<Json> result =
-            fail(ErrorCode::InvalidArgument, "unknown verb " + verb.toStdString());
-        const std::string device = str(args, "device");
-        if (verb == QStringLiteral("cache.probe")) {
-            Json backends = Json::array();
-            for (const auto& report : m_manager.probeAll()) {
-                backends.push_back(toJson(report));
-            }
-            result = Json{{"backends", backends}, {"ram", m_ram}};
-        } else if (verb == QStringLiteral("cache.status")) {
-            Json caches = Json::array();
-            for (const auto& status : m_manager.status()) {
-                caches.push_back(toJson(status));
-            }
-            result = Json{{"caches", caches}};
-        } else if (verb == QStringLiteral("cache.enable")) {
-            CachePlan plan{device,
-                           "ssdk-" + kernelName(device),
-                           args.value("size", 0ULL),
-                           parseCompression(str(args, "compression")).value_or(Compression::None),
-                           parseCacheMode(str(args, "mode")).value_or(CacheMode::WriteThrough),
-                           ""};
-            if (args.contains("sequential_cutoff")) {
-                plan.sequentialCutoff = args["sequential_cutoff"].get<std::uint64_t>();
-            }
-            if (args.contains("writeback_percent")) {
-                plan.writebackPercent = args["writeback_percent"].get<unsigned>();
-            }
-            const PowerPolicy power{args.value("power_safe", false), ""};
-            if (args.value("preview", false)) {
-                auto change = m_manager.previewAtBoot(str(args, "backend"), plan);
-                result = change ? Expected<Json>(Json{{"fstab",
-                                                       {{"path", change->path},
-                                                        {"line", change->line + 1},
-                                                        {"after", change->after},
-                                                        {"diff", change->diff()}}}})
-                                : Expected<Json>(std::unexpected(change.error()));
-            } else {
-                auto record = args.value("at_next_boot", false)
-                                  ? m_manager.enableAtBoot(str(args, "backend"), plan, power,
-                                                           str(args, "fstab_line"))
-                                  : m_manager.enable(str(args, "backend"), plan,
-                                                     args.value("apply_now", false), power);
-                result = record ? Expected<Json>(Json{{"record", toJson(*record)}})
-                                : Expected<Json>(std::unexpected(record.error()));
-            }
-        } else if (verb == QStringLiteral("cache.disable") ||
-                   verb == QStringLiteral("cache.flush")) {
-            auto done = verb == QStringLiteral("cache.disable") ? m_manager.disable(device)
-                                                                : m_manager.flush(device);
-            result = done ? Expected<Json>(Json{{"device", device}})
-                          : Expected<Json>(std::unexpected(done.error()));
-        } else if (verb == QStringLiteral("cache.policy")) {
-            auto record = m_manager.setPowerPolicy(device, args.value("power_safe", false), false);
-            result = record ? Expected<Json>(Json{{"record", toJson(*record)}})
-                            : Expected<Json>(std::unexpected(record.error()));
-        } else if (verb == QStringLiteral("cache.mode")) {
-            auto mode = parseCacheMode(str(args, "mode"));
-            auto record = mode ? m_manager.setMode(device, *mode)
-                               : Expected<CacheRecord>(std::unexpected(mode.error()));
-            result = record ? Expected<Json>(Json{{"record", toJson(*record)}})
-                            : Expected<Json>(std::unexpected(record.error()));
-        }
-        emit finished(verb, result.has_value(),
-                      result ? QString() : toQString(result.error().describe()),
-                      result ? *result : Json());
-    });
-    return true;
-}
-
-RamCachePage::RamCachePage(CacheCalls* calls, TraceRecordCalls* recordCalls, QWidget* parent)
+RamCachePage::RamCachePage(HelperCaller* caller, TraceRecordCalls* recordCalls, QWidget* parent)
     : DevicePage(parent)
-    , m_calls(calls != nullptr ? calls : new HelperCacheCalls(this)) {
-    if (m_calls->parent() == nullptr) {
-        m_calls->setParent(this);
+    , m_caller(caller != nullptr ? caller : new HelperCaller(this)) {
+    if (m_caller->parent() == nullptr) {
+        m_caller->setParent(this);
     }
     build(recordCalls);
-    connect(m_calls, &CacheCalls::finished, this, &RamCachePage::onFinished);
+    connect(m_caller, &HelperCaller::finished, this, &RamCachePage::onFinished);
     connect(m_whatIf, &WhatIfPanel::ready, this, &RamCachePage::whatIfReady);
     m_clock.start();
     refresh();
@@ -313,7 +242,7 @@ void RamCachePage::build(TraceRecordCalls* recordCalls) {
     m_poll->setInterval(1000);
     connect(m_poll, &QTimer::timeout, this, [this] {
         if (!m_waiting && m_queue.empty()) {
-            send(QStringLiteral("cache.status"), Json::object());
+            sendStatus();
         }
     });
 
@@ -327,16 +256,29 @@ void RamCachePage::build(TraceRecordCalls* recordCalls) {
     connect(m_writeBack, &QRadioButton::toggled, this, [this](bool on) {
         m_writeBackWarning->setVisible(on);
         if (auto active = activeCache(); active) {
-            send(QStringLiteral("cache.mode"),
-                 Json{{"device", str((*active)["cache"]["plan"], "origin")},
-                      {"mode", on ? "write-back" : "write-through"}});
+            const cachectl::ModeRequest request{active->record.active.plan.origin,
+                                                on ? cachectl::CacheMode::WriteBack
+                                                   : cachectl::CacheMode::WriteThrough};
+            send({verbName(cachectl::kVerbMode),
+                  clientWork([request](cachectl::CacheClient& client, const auto&) {
+                      return client.setMode(request);
+                  }),
+                  readReply(cachectl::recordReplyFromJson, [this](const cachectl::RecordReply&) {
+                      changed(tr("Mode changed."));
+                  })});
         }
     });
     connect(m_flush, &QPushButton::clicked, this, [this] {
         if (auto active = activeCache(); active) {
             m_flush->setEnabled(false);
-            send(QStringLiteral("cache.flush"),
-                 Json{{"device", str((*active)["cache"]["plan"], "origin")}});
+            const cachectl::FlushRequest request{active->record.active.plan.origin};
+            send({verbName(cachectl::kVerbFlush),
+                  clientWork([request](cachectl::CacheClient& client, const auto&) {
+                      return client.flush(request);
+                  }),
+                  readReply(cachectl::flushReplyFromJson, [this](const cachectl::FlushReply&) {
+                      changed(tr("Flushed: every dirty block is on the drive."));
+                  })});
         }
     });
     m_writeBackWarning->setVisible(false);
@@ -344,90 +286,107 @@ void RamCachePage::build(TraceRecordCalls* recordCalls) {
 }
 
 void RamCachePage::refresh() {
-    send(QStringLiteral("cache.probe"), Json::object());
-    send(QStringLiteral("cache.status"), Json::object());
+    send({verbName(cachectl::kVerbProbe),
+          clientWork([](cachectl::CacheClient& client, const auto&) { return client.probe(); }),
+          readReply(cachectl::probeReplyFromJson,
+                    [this](const cachectl::ProbeReply& reply) { applyProbe(reply); })});
+    sendStatus();
 }
 
-void RamCachePage::send(const QString& verb, Json args) {
-    m_queue.emplace_back(verb, std::move(args));
+void RamCachePage::sendStatus() {
+    send({verbName(cachectl::kVerbStatus),
+          clientWork([](cachectl::CacheClient& client, const auto&) { return client.status(); }),
+          readReply(cachectl::statusReplyFromJson,
+                    [this](const cachectl::StatusReply& reply) { applyStatus(reply); })});
+}
+
+void RamCachePage::changed(const QString& message) {
+    m_message->setText(message);
+    sendStatus();
+}
+
+void RamCachePage::send(PendingCall call) {
+    m_queue.push_back(std::move(call));
     pump();
 }
 
 void RamCachePage::pump() {
-    if (m_waiting || m_queue.empty() || m_calls->isBusy()) {
+    if (m_waiting || m_queue.empty() || m_caller->isBusy()) {
         return;
     }
-    auto [verb, args] = m_queue.front();
+    PendingCall call = std::move(m_queue.front());
     m_queue.pop_front();
-    m_waiting = m_calls->call(verb, std::move(args));
+    m_done = std::move(call.done);
+    m_waiting = m_caller->run(call.verb, std::move(call.work));
 }
 
-void RamCachePage::onFinished(const QString& verb, bool ok, const QString& error,
-                              const Json& result) {
+void RamCachePage::onFinished(const QString& verb, const HelperCaller::Outcome& outcome) {
     m_waiting = false;
+    const auto done = std::move(m_done);
+    m_done = nullptr;
+    QString error = outcome.error;
+    bool ok = outcome.ok;
+    if (ok && done) {
+        if (auto handled = done(outcome.result); !handled) {
+            ok = false;
+            error = toQString(handled.error().describe());
+        }
+    }
     if (!ok) {
-        if (verb != QStringLiteral("cache.status")) {
+        if (verb != verbName(cachectl::kVerbStatus)) {
             m_message->setText(tr("%1 failed: %2").arg(verb, error));
         }
-        if (verb == QStringLiteral("cache.enable")) {
+        if (verb == verbName(cachectl::kVerbEnable)) {
             m_enable->setChecked(false);
         }
-    } else if (verb == QStringLiteral("cache.probe")) {
-        applyProbe(result);
-    } else if (verb == QStringLiteral("cache.status")) {
-        applyStatus(result);
-    } else if (verb == QStringLiteral("cache.enable") && result.contains("fstab")) {
-        confirmAtNextBoot(result["fstab"], m_bootArgs);
-    } else {
-        if (verb == QStringLiteral("cache.enable") &&
-            str(result["record"], "phase") == "scheduled") {
-            m_message->setText(
-                tr("At next boot %1 stacks the cache, and /etc/fstab mounts %2. Nothing changed "
-                   "now; untick to put fstab back.")
-                    .arg(toQString(str(result["record"]["boot"], "unit")),
-                         toQString(str(result["record"]["cache"], "cached_device"))));
-        } else if (verb == QStringLiteral("cache.enable")) {
-            m_message->setText(
-                tr("The cache is on: mount %1 (done for you when it was mounted).")
-                    .arg(toQString(str(result["record"]["cache"], "cached_device"))));
-            m_hitSeries->clear();
-            m_dirtySeries->clear();
-            m_ramSeries->clear();
-            m_clock.restart();
-        } else if (verb == QStringLiteral("cache.disable")) {
-            m_message->setText(tr("The cache is off; the partition is as it was."));
-        } else if (verb == QStringLiteral("cache.flush")) {
-            m_message->setText(tr("Flushed: every dirty block is on the drive."));
-        } else if (verb == QStringLiteral("cache.mode")) {
-            m_message->setText(tr("Mode changed."));
-        } else if (verb == QStringLiteral("cache.policy")) {
-            m_message->setText(tr("Power policy saved."));
-        }
-        send(QStringLiteral("cache.status"), Json::object());
     }
     updateControls();
     pump();
 }
 
-void RamCachePage::applyProbe(const Json& result) {
-    m_backends = result.value("backends", Json::array());
-    const Json ram = result.value("ram", Json::object());
-    m_totalRam = ram.value("total_bytes", 0ULL);
-    m_availableRam = ram.value("available_bytes", 0ULL);
-    m_suggested = ram.value("suggested_bytes", 0ULL);
+void RamCachePage::applyEnabled(const cachectl::EnableReply& reply) {
+    if (reply.fstab) {
+        confirmAtNextBoot(*reply.fstab, m_bootRequest);
+        return;
+    }
+    if (!reply.record) {
+        return;
+    }
+    const auto& record = *reply.record;
+    if (record.phase == "scheduled") {
+        m_message->setText(
+            tr("At next boot %1 stacks the cache, and /etc/fstab mounts %2. Nothing changed "
+               "now; untick to put fstab back.")
+                .arg(toQString(record.boot ? record.boot->unit : std::string()),
+                     toQString(record.active.cachedDevice)));
+    } else {
+        m_message->setText(tr("The cache is on: mount %1 (done for you when it was mounted).")
+                               .arg(toQString(record.active.cachedDevice)));
+        m_hitSeries->clear();
+        m_dirtySeries->clear();
+        m_ramSeries->clear();
+        m_clock.restart();
+    }
+    sendStatus();
+}
+
+void RamCachePage::applyProbe(const cachectl::ProbeReply& reply) {
+    m_backends = reply.backends;
+    m_totalRam = reply.ram.totalBytes;
+    m_availableRam = reply.ram.availableBytes;
+    m_suggested = reply.ram.suggestedBytes;
     const QString previous = m_backend->currentData().toString();
     m_backend->blockSignals(true);
     m_backend->clear();
     auto* model = qobject_cast<QStandardItemModel*>(m_backend->model());
     int firstAvailable = -1;
     for (const auto& backend : m_backends) {
-        const bool available = backend["probe"].value("available", false);
-        const QString name = toQString(str(backend, "name"));
-        m_backend->addItem(available ? toQString(str(backend, "title"))
-                                     : tr("%1 — unavailable").arg(toQString(str(backend, "title"))),
-                           name);
+        const bool available = backend.probe.available;
+        const QString title = toQString(backend.title);
+        m_backend->addItem(available ? title : tr("%1 — unavailable").arg(title),
+                           toQString(backend.name));
         const int index = m_backend->count() - 1;
-        m_backend->setItemData(index, toQString(str(backend["probe"], "reason")), Qt::ToolTipRole);
+        m_backend->setItemData(index, toQString(backend.probe.reasonText()), Qt::ToolTipRole);
         if (!available && model != nullptr) {
             model->item(index)->setEnabled(false);
         } else if (firstAvailable < 0) {
@@ -446,26 +405,28 @@ void RamCachePage::applyProbe(const Json& result) {
     updateSizeLabel();
 }
 
-void RamCachePage::applyStatus(const Json& result) {
-    m_caches = result.value("caches", Json::array());
-    if (auto active = activeCache(); active) {
-        const auto& plan = (*active)["cache"]["plan"];
+void RamCachePage::applyStatus(const cachectl::StatusReply& reply) {
+    m_caches = reply.caches;
+    const auto active = activeCache();
+    if (active) {
+        const auto& plan = active->record.active.plan;
         m_enable->setChecked(true);
-        const int index = m_backend->findData(toQString(str((*active)["cache"], "backend")));
+        const int index = m_backend->findData(toQString(active->record.active.backend));
         if (index >= 0) {
             m_backend->setCurrentIndex(index);
         }
         m_writeBack->blockSignals(true);
         m_writeThrough->blockSignals(true);
-        (str(plan, "mode") == "write-back" ? m_writeBack : m_writeThrough)->setChecked(true);
+        (plan.mode == cachectl::CacheMode::WriteBack ? m_writeBack : m_writeThrough)
+            ->setChecked(true);
         m_writeBackWarning->setVisible(m_writeBack->isChecked());
         m_writeBack->blockSignals(false);
         m_writeThrough->blockSignals(false);
-        if ((*active)["stats"].is_object()) {
-            addSample((*active)["stats"]);
+        if (active->stats) {
+            addSample(*active->stats);
         } else {
             m_statsLabel->setText(
-                tr("Statistics unavailable: %1").arg(toQString(str(*active, "stats_error"))));
+                tr("Statistics unavailable: %1").arg(toQString(active->statsError)));
         }
         if (!m_poll->isActive()) {
             m_poll->start();
@@ -476,14 +437,14 @@ void RamCachePage::applyStatus(const Json& result) {
         m_statsLabel->setText(tr("No cache is active on this drive."));
         m_ratio->clear();
     }
-    applySafety(activeCache());
+    applySafety(active);
 }
 
-void RamCachePage::addSample(const Json& stats) {
+void RamCachePage::addSample(const cachectl::CacheStats& stats) {
     const double t = static_cast<double>(m_clock.elapsed()) / 1000.0;
-    const double hit = stats.value("hit_ratio", 0.0) * 100.0;
-    const double dirty = static_cast<double>(stats.value("dirty_bytes", 0ULL)) / kMiB;
-    const double ram = static_cast<double>(stats.value("ram_used_bytes", 0ULL)) / kMiB;
+    const double hit = stats.hitRatio() * 100.0;
+    const double dirty = static_cast<double>(stats.dirtyBytes) / kMiB;
+    const double ram = static_cast<double>(stats.ramUsedBytes) / kMiB;
     m_hitSeries->append(t, hit);
     m_dirtySeries->append(t, dirty);
     m_ramSeries->append(t, ram);
@@ -502,26 +463,25 @@ void RamCachePage::addSample(const Json& stats) {
     m_bytesAxis->setRange(0, top);
     m_statsLabel->setText(tr("Hit ratio %1 % (%2 hits, %3 misses) · dirty %4 · RAM used %5 of %6")
                               .arg(hit, 0, 'f', 1)
-                              .arg(stats.value("hits", 0ULL))
-                              .arg(stats.value("misses", 0ULL))
-                              .arg(iec(stats.value("dirty_bytes", 0ULL)))
-                              .arg(iec(stats.value("ram_used_bytes", 0ULL)))
-                              .arg(iec(stats.value("cache_bytes", 0ULL))));
+                              .arg(stats.hits)
+                              .arg(stats.misses)
+                              .arg(iec(stats.dirtyBytes))
+                              .arg(iec(stats.ramUsedBytes))
+                              .arg(iec(stats.cacheBytes)));
     QStringList tuning;
-    if (stats.contains("sequential_cutoff") && stats["sequential_cutoff"].is_number()) {
-        const auto cutoff = stats["sequential_cutoff"].get<std::uint64_t>();
+    if (stats.sequentialCutoff) {
+        const auto cutoff = *stats.sequentialCutoff;
         tuning << tr("sequential cutoff %1").arg(cutoff == 0 ? tr("off") : iec(cutoff));
     }
-    if (stats.contains("writeback_percent") && stats["writeback_percent"].is_number()) {
-        tuning << tr("writeback percent %1").arg(stats["writeback_percent"].get<unsigned>());
+    if (stats.writebackPercent) {
+        tuning << tr("writeback percent %1").arg(*stats.writebackPercent);
     }
     if (!tuning.isEmpty()) {
         m_statsLabel->setText(m_statsLabel->text() + QStringLiteral(" · ") +
                               tuning.join(QStringLiteral(" · ")));
     }
-    const double ratio = stats.value("compression_ratio", 1.0);
-    m_ratio->setText(stats.value("physical_bytes", 0ULL) > 0
-                         ? tr("live ratio %1×").arg(ratio, 0, 'f', 2)
+    m_ratio->setText(stats.physicalBytes > 0
+                         ? tr("live ratio %1×").arg(stats.compressionRatio(), 0, 'f', 2)
                          : tr("live ratio: nothing compressed yet"));
 }
 
@@ -529,14 +489,24 @@ QString RamCachePage::selectedPartition() const {
     return m_partition->currentData().toString();
 }
 
-std::optional<Json> RamCachePage::activeCache() const {
+std::optional<cachectl::CacheStatus> RamCachePage::activeCache() const {
     const std::string selected = selectedPartition().toStdString();
     for (const auto& cache : m_caches) {
-        if (str(cache["cache"]["plan"], "origin") == selected && !selected.empty()) {
+        if (!selected.empty() && cache.record.active.plan.origin == selected) {
             return cache;
         }
     }
     return std::nullopt;
+}
+
+const cachectl::BackendReport* RamCachePage::selectedBackend() const {
+    const int index = m_backend->currentIndex();
+    for (const auto& item : m_backends) {
+        if (index >= 0 && toQString(item.name) == m_backend->itemData(index).toString()) {
+            return &item;
+        }
+    }
+    return nullptr;
 }
 
 void RamCachePage::setDevice(const device::Device* device) {
@@ -611,23 +581,17 @@ void RamCachePage::updateSizeLabel() {
 
 void RamCachePage::updateControls() {
     m_whatIf->setRecordTarget(selectedPartition());
-    const int index = m_backend->currentIndex();
-    Json backend;
-    for (const auto& item : m_backends) {
-        if (index >= 0 && toQString(str(item, "name")) == m_backend->itemData(index).toString()) {
-            backend = item;
-        }
-    }
-    const bool available = backend.is_object() && backend["probe"].value("available", false);
-    if (backend.is_object() && !available) {
+    const cachectl::BackendReport* backend = selectedBackend();
+    const bool available = backend != nullptr && backend->probe.available;
+    if (backend != nullptr && !available) {
         m_backendReason->setText(
-            tr("Unavailable here: %1").arg(toQString(str(backend["probe"], "reason"))));
+            tr("Unavailable here: %1").arg(toQString(backend->probe.reasonText())));
     } else {
         QStringList others;
         for (const auto& item : m_backends) {
-            if (!item["probe"].value("available", false)) {
-                others << tr("%1: %2").arg(toQString(str(item, "name")),
-                                           toQString(str(item["probe"], "reason")));
+            if (!item.probe.available) {
+                others << tr("%1: %2").arg(toQString(item.name),
+                                           toQString(item.probe.reasonText()));
             }
         }
         m_backendReason->setText(
@@ -651,14 +615,15 @@ void RamCachePage::updateControls() {
     const QString current = m_compression->currentText();
     m_compression->blockSignals(true);
     m_compression->clear();
-    if (backend.is_object()) {
-        for (const auto& name : backend["capabilities"].value("compressions", Json::array())) {
-            m_compression->addItem(toQString(name.get<std::string>()));
+    if (backend != nullptr) {
+        for (const auto compression : backend->capabilities.compressions) {
+            m_compression->addItem(toQString(std::string(cachectl::toString(compression))));
         }
-        m_writeBack->setEnabled(backend["capabilities"].value("write_back", false));
+        m_writeBack->setEnabled(backend->capabilities.writeBack);
     }
     if (on) {
-        m_compression->setCurrentText(toQString(str((*active)["cache"]["plan"], "compression")));
+        m_compression->setCurrentText(
+            toQString(std::string(cachectl::toString(active->record.active.plan.compression))));
     } else if (m_compression->findText(current) >= 0) {
         m_compression->setCurrentText(current);
     }
@@ -669,19 +634,22 @@ void RamCachePage::updateControls() {
 void RamCachePage::onToggled(bool on) {
     m_message->clear();
     if (on) {
-        Json args{{"device", selectedPartition().toStdString()},
-                  {"backend", m_backend->currentData().toString().toStdString()},
-                  {"size", static_cast<std::uint64_t>(m_size->value()) * kMiB},
-                  {"compression", m_compression->currentText().toStdString()},
-                  {"mode", m_writeBack->isChecked() ? "write-back" : "write-through"},
-                  {"power_safe", m_powerSafe->isChecked()}};
-        addTuning(args);
+        cachectl::EnableRequest request;
+        request.device = selectedPartition().toStdString();
+        request.backend = m_backend->currentData().toString().toStdString();
+        request.size = static_cast<std::uint64_t>(m_size->value()) * kMiB;
+        request.compression = cachectl::parseCompression(m_compression->currentText().toStdString())
+                                  .value_or(cachectl::Compression::None);
+        request.mode = m_writeBack->isChecked() ? cachectl::CacheMode::WriteBack
+                                                : cachectl::CacheMode::WriteThrough;
+        request.powerSafe = m_powerSafe->isChecked();
+        addTuning(request);
         if (m_atNextBoot->isChecked()) {
             // Ask for the fstab change first; confirmAtNextBoot() shows it.
-            args["at_next_boot"] = true;
-            m_bootArgs = args;
-            args["preview"] = true;
-            send(QStringLiteral("cache.enable"), args);
+            request.atNextBoot = true;
+            m_bootRequest = request;
+            request.preview = true;
+            sendEnable(request);
             return;
         }
         if (m_applyNow->isVisible()) {
@@ -691,13 +659,29 @@ void RamCachePage::onToggled(bool on) {
                                       "it, stack the cache and mount it again."));
                 return;
             }
-            args["apply_now"] = true;
+            request.applyNow = true;
         }
-        send(QStringLiteral("cache.enable"), args);
+        sendEnable(request);
     } else if (auto active = activeCache(); active) {
-        send(QStringLiteral("cache.disable"),
-             Json{{"device", str((*active)["cache"]["plan"], "origin")}});
+        const cachectl::DisableRequest request{active->record.active.plan.origin};
+        send({verbName(cachectl::kVerbDisable),
+              clientWork([request](cachectl::CacheClient& client, const auto&) {
+                  return client.disable(request);
+              }),
+              readReply(cachectl::disableReplyFromJson, [this](const cachectl::DisableReply&) {
+                  changed(tr("The cache is off; the partition is as it was."));
+              })});
     }
+}
+
+void RamCachePage::sendEnable(const cachectl::EnableRequest& request) {
+    send({verbName(cachectl::kVerbEnable),
+          clientWork([request](cachectl::CacheClient& client,
+                               const rpc::Transport::EventHandler& onEvent) {
+              return client.enable(request, onEvent);
+          }),
+          readReply(cachectl::enableReplyFromJson,
+                    [this](const cachectl::EnableReply& reply) { applyEnabled(reply); })});
 }
 
 QWidget* RamCachePage::buildTuning() {
@@ -732,34 +716,40 @@ QWidget* RamCachePage::buildTuning() {
     return group;
 }
 
-void RamCachePage::updateTuning(const Json& backend, const std::optional<Json>& active) {
-    const Json capabilities =
-        backend.is_object() ? backend.value("capabilities", Json::object()) : Json::object();
+void RamCachePage::updateTuning(const cachectl::BackendReport* backend,
+                                const std::optional<cachectl::CacheStatus>& active) {
+    const cachectl::Capabilities capabilities =
+        backend != nullptr ? backend->capabilities : cachectl::Capabilities{};
     struct Knob {
         QCheckBox* set;
         QSpinBox* value;
-        const char* key;
-        const char* reasonKey;
+        bool supported;
+        std::string reason;
+        std::optional<std::uint64_t> asked; // what the running cache was asked for
         QString help;
     };
+    std::optional<std::uint64_t> askedPercent;
+    if (active && active->record.active.plan.writebackPercent) {
+        askedPercent = *active->record.active.plan.writebackPercent;
+    }
     const Knob knobs[] = {
-        {m_cutoffSet, m_cutoff, "sequential_cutoff", "no_sequential_cutoff_reason",
+        {m_cutoffSet, m_cutoff, capabilities.sequentialCutoff,
+         capabilities.noSequentialCutoffReason,
+         active ? active->record.active.plan.sequentialCutoff : std::nullopt,
          tr("Sequential reads and writes longer than this bypass the cache (bcache's "
             "sequential_cutoff). 0: nothing bypasses it.")},
-        {m_percentSet, m_percent, "writeback_percent", "no_writeback_percent_reason",
+        {m_percentSet, m_percent, capabilities.writebackPercent,
+         capabilities.noWritebackPercentReason, askedPercent,
          tr("bcache keeps writing back until dirty data is below this share of the cache "
             "(write-back only).")},
     };
-    const Json plan = active ? (*active)["cache"]["plan"] : Json::object();
     for (const auto& knob : knobs) {
-        const bool supported = capabilities.value(knob.key, false);
         QString tip = knob.help;
-        if (!supported && backend.is_object()) {
-            const std::string reason = str(capabilities, knob.reasonKey);
-            tip += QLatin1Char('\n') +
-                   tr("Not with %1: %2")
-                       .arg(toQString(str(backend, "name")),
-                            reason.empty() ? tr("it has no such setting") : toQString(reason));
+        if (!knob.supported && backend != nullptr) {
+            tip += QLatin1Char('\n') + tr("Not with %1: %2")
+                                           .arg(toQString(backend->name),
+                                                knob.reason.empty() ? tr("it has no such setting")
+                                                                    : toQString(knob.reason));
         }
         for (QWidget* widget :
              {static_cast<QWidget*>(knob.set), static_cast<QWidget*>(knob.value)}) {
@@ -768,27 +758,26 @@ void RamCachePage::updateTuning(const Json& backend, const std::optional<Json>& 
         knob.set->blockSignals(true);
         if (active) {
             // What the running cache was asked for; changed by turning it off and on.
-            knob.set->setChecked(plan.contains(knob.key) && plan[knob.key].is_number());
-            if (knob.set->isChecked()) {
-                const auto value = plan[knob.key].get<std::uint64_t>();
+            knob.set->setChecked(knob.asked.has_value());
+            if (knob.asked) {
                 knob.value->setValue(
-                    static_cast<int>(knob.value == m_cutoff ? value / kKiB : value));
+                    static_cast<int>(knob.value == m_cutoff ? *knob.asked / kKiB : *knob.asked));
             }
-        } else if (!supported) {
+        } else if (!knob.supported) {
             knob.set->setChecked(false);
         }
         knob.set->blockSignals(false);
-        knob.set->setEnabled(supported && !active);
-        knob.value->setEnabled(supported && !active && knob.set->isChecked());
+        knob.set->setEnabled(knob.supported && !active);
+        knob.value->setEnabled(knob.supported && !active && knob.set->isChecked());
     }
 }
 
-void RamCachePage::addTuning(Json& args) const {
+void RamCachePage::addTuning(cachectl::EnableRequest& request) const {
     if (m_cutoffSet->isEnabled() && m_cutoffSet->isChecked()) {
-        args["sequential_cutoff"] = static_cast<std::uint64_t>(m_cutoff->value()) * kKiB;
+        request.sequentialCutoff = static_cast<std::uint64_t>(m_cutoff->value()) * kKiB;
     }
     if (m_percentSet->isEnabled() && m_percentSet->isChecked()) {
-        args["writeback_percent"] = m_percent->value();
+        request.writebackPercent = static_cast<unsigned>(m_percent->value());
     }
 }
 
@@ -822,29 +811,33 @@ void RamCachePage::buildSafety(QFormLayout* form) {
     });
     connect(m_powerSafe, &QCheckBox::clicked, this, [this](bool on) {
         if (auto active = activeCache(); active) {
-            send(QStringLiteral("cache.policy"),
-                 Json{{"device", str((*active)["cache"]["plan"], "origin")}, {"power_safe", on}});
+            const cachectl::PolicyRequest request{active->record.active.plan.origin, on};
+            send({verbName(cachectl::kVerbPolicy),
+                  clientWork([request](cachectl::CacheClient& client, const auto&) {
+                      return client.setPolicy(request);
+                  }),
+                  readReply(cachectl::recordReplyFromJson, [this](const cachectl::RecordReply&) {
+                      changed(tr("Power policy saved."));
+                  })});
         }
     });
 }
 
-void RamCachePage::applySafety(const std::optional<Json>& active) {
+void RamCachePage::applySafety(const std::optional<cachectl::CacheStatus>& active) {
     QStringList state;
     if (active) {
-        const Json power = (*active).value("power", Json::object());
-        m_powerSafe->setChecked(power.value("safe_on_battery", false));
-        const std::string by = str(power, "switched_by");
-        if (!by.empty()) {
+        const auto& record = active->record;
+        m_powerSafe->setChecked(record.power.safeOnBattery);
+        if (!record.power.switchedBy.empty()) {
             state << tr("Write-through now because of %1; write-back returns on mains power or "
                         "resume.")
-                         .arg(toQString(by));
+                         .arg(toQString(record.power.switchedBy));
         }
-        if ((*active)["boot"].is_object()) {
+        if (record.boot) {
             state << tr("At boot: %1, mounted through %2.")
-                         .arg(toQString(str((*active)["boot"], "unit")),
-                              toQString(str((*active)["boot"], "fstab")));
+                         .arg(toQString(record.boot->unit), toQString(record.boot->fstab));
         }
-        if (str(*active, "phase") == "scheduled") {
+        if (record.phase == "scheduled") {
             state << tr("Scheduled: the cache is stacked at the next boot.");
         }
     }
@@ -852,7 +845,8 @@ void RamCachePage::applySafety(const std::optional<Json>& active) {
     m_safetyState->setVisible(!state.isEmpty());
 }
 
-void RamCachePage::confirmAtNextBoot(const Json& fstab, Json args) {
+void RamCachePage::confirmAtNextBoot(const cachectl::FstabPreview& fstab,
+                                     cachectl::EnableRequest request) {
     if (m_bootConfirm != nullptr) {
         m_bootConfirm->close();
     }
@@ -861,18 +855,18 @@ void RamCachePage::confirmAtNextBoot(const Json& fstab, Json args) {
         tr("<p>SSD Keeper will change line %1 of %2 so that the filesystem is mounted from the "
            "cache, which a boot unit stacks before it. Nothing else changes now; turning the "
            "cache off puts the line back exactly.</p><pre>%3</pre>")
-            .arg(fstab.value("line", 0))
-            .arg(toQString(str(fstab, "path")).toHtmlEscaped(),
-                 toQString(str(fstab, "diff")).toHtmlEscaped()),
+            .arg(fstab.line)
+            .arg(toQString(fstab.path).toHtmlEscaped(), toQString(fstab.diff).toHtmlEscaped()),
         QMessageBox::Ok | QMessageBox::Cancel, this);
     m_bootConfirm->setObjectName("ramcache.bootConfirm");
     m_bootConfirm->button(QMessageBox::Ok)->setText(tr("Change fstab"));
     m_bootConfirm->setAttribute(Qt::WA_DeleteOnClose);
-    args["fstab_line"] = str(fstab, "after");
-    connect(m_bootConfirm, &QMessageBox::finished, this, [this, args](int result) {
+    request.preview = false;
+    request.fstabLine = fstab.after;
+    connect(m_bootConfirm, &QMessageBox::finished, this, [this, request](int result) {
         m_bootConfirm = nullptr;
         if (result == QMessageBox::Ok) {
-            send(QStringLiteral("cache.enable"), args);
+            sendEnable(request);
         } else {
             m_enable->setChecked(false);
             m_message->setText(tr("Nothing changed."));

@@ -7,8 +7,10 @@
 #include <QElapsedTimer>
 #include <QStringList>
 
+#include "app/helper_caller.h"
 #include "app/pages/device_page.h"
 #include "core/base/json.h"
+#include "core/cachectl/verbs.h"
 
 class QCheckBox;
 class QComboBox;
@@ -25,53 +27,10 @@ class QChartView;
 class QLineSeries;
 class QValueAxis;
 
-namespace ssdk::cachectl {
-class CacheManager;
-}
-
 namespace ssdk::app {
 
-class HelperCaller;
 class TraceRecordCalls;
 class WhatIfPanel;
-
-// How the RAM Cache page reaches the cache verbs (helper/cache_verbs.h): through the helper,
-// or, in tests, straight to a CacheManager over fake backends. One call at a time; finished()
-// arrives on the GUI thread.
-class CacheCalls : public QObject {
-    Q_OBJECT
-public:
-    using QObject::QObject;
-    virtual bool isBusy() const = 0;
-    virtual bool call(const QString& verb, Json args) = 0;
-signals:
-    void finished(const QString& verb, bool ok, const QString& error, const ssdk::Json& result);
-};
-
-// Through ssdkeeper-helper (pkexec) with HelperCaller.
-class HelperCacheCalls final : public CacheCalls {
-    Q_OBJECT
-public:
-    explicit HelperCacheCalls(QObject* parent = nullptr);
-    bool isBusy() const override;
-    bool call(const QString& verb, Json args) override;
-
-private:
-    HelperCaller* m_caller;
-};
-
-// In-process over a CacheManager (fake backends in tests; answers on the next event loop turn).
-class ManagerCacheCalls final : public CacheCalls {
-    Q_OBJECT
-public:
-    ManagerCacheCalls(cachectl::CacheManager& manager, Json ram, QObject* parent = nullptr);
-    bool isBusy() const override { return false; }
-    bool call(const QString& verb, Json args) override;
-
-private:
-    cachectl::CacheManager& m_manager;
-    Json m_ram;
-};
 
 // The RAM Cache page: turn a RAM cache on for a partition of the selected drive over one of
 // the backends (greyed out with the reason when it cannot run here), size it against the
@@ -81,8 +40,9 @@ private:
 class RamCachePage final : public DevicePage {
     Q_OBJECT
 public:
-    // calls, recordCalls: nullptr = through the helper.
-    explicit RamCachePage(CacheCalls* calls = nullptr, TraceRecordCalls* recordCalls = nullptr,
+    // caller: how the cache verbs (core/cachectl/verbs.h) are reached, taken over by the
+    // page; recordCalls: the what-if panel's. nullptr = through the helper process.
+    explicit RamCachePage(HelperCaller* caller = nullptr, TraceRecordCalls* recordCalls = nullptr,
                           QWidget* parent = nullptr);
     ~RamCachePage() override;
 
@@ -97,37 +57,54 @@ signals:
     void whatIfReady(); // the curve of the last loadTrace is drawn (or its error shown)
 
 private:
+    // One cache verb waiting for its turn: the CacheClient call, and what to do with its
+    // answer (the typed reply's JSON, read back typed by `done`).
+    struct PendingCall {
+        QString verb;
+        HelperCaller::Work work;
+        std::function<Expected<void>(const Json&)> done;
+    };
+
     void build(TraceRecordCalls* recordCalls);
-    void send(const QString& verb, Json args);
+    void send(PendingCall call);
+    void sendStatus();
     void pump();
-    void onFinished(const QString& verb, bool ok, const QString& error, const Json& result);
-    void applyProbe(const Json& result);
-    void applyStatus(const Json& result);
+    void onFinished(const QString& verb, const HelperCaller::Outcome& outcome);
+    // After a change went through: say so and ask for the caches again.
+    void changed(const QString& message);
+    void applyProbe(const cachectl::ProbeReply& reply);
+    void applyStatus(const cachectl::StatusReply& reply);
+    void applyEnabled(const cachectl::EnableReply& reply);
     void updateSizeLabel();
     void updateControls();
     void onToggled(bool on);
-    void addSample(const Json& stats);
+    void sendEnable(const cachectl::EnableRequest& request);
+    void addSample(const cachectl::CacheStats& stats);
     // Power safety and "at next boot" (docs/ram-cache.md#power-safety, #at-next-boot).
     void buildSafety(QFormLayout* form);
     // Sequential cutoff and writeback percent (docs/ram-cache.md#tuning): each set only when
     // its box is ticked, and only for a backend with that knob.
     QWidget* buildTuning();
-    void updateTuning(const Json& backend, const std::optional<Json>& active);
-    void addTuning(Json& args) const;
-    void applySafety(const std::optional<Json>& active);
-    void confirmAtNextBoot(const Json& fstab, Json args);
+    void updateTuning(const cachectl::BackendReport* backend,
+                      const std::optional<cachectl::CacheStatus>& active);
+    void addTuning(cachectl::EnableRequest& request) const;
+    void applySafety(const std::optional<cachectl::CacheStatus>& active);
+    void confirmAtNextBoot(const cachectl::FstabPreview& fstab, cachectl::EnableRequest request);
     QString selectedPartition() const;
-    std::optional<Json> activeCache() const; // the cache of the selected partition
+    // The cache of the selected partition.
+    std::optional<cachectl::CacheStatus> activeCache() const;
+    const cachectl::BackendReport* selectedBackend() const;
 
-    CacheCalls* m_calls;
-    std::deque<std::pair<QString, Json>> m_queue;
+    HelperCaller* m_caller;
+    std::deque<PendingCall> m_queue;
+    std::function<Expected<void>(const Json&)> m_done; // of the call running now
     bool m_waiting = false;
 
     QString m_devicePath;
     bool m_systemDisk = false; // holds "/": never cached (the helper refuses it too)
     QStringList m_partitions;
-    Json m_backends = Json::array();
-    Json m_caches = Json::array();
+    std::vector<cachectl::BackendReport> m_backends;
+    std::vector<cachectl::CacheStatus> m_caches;
     std::uint64_t m_totalRam = 0;
     std::uint64_t m_availableRam = 0;
     std::uint64_t m_suggested = 0;
@@ -153,8 +130,8 @@ private:
     QCheckBox* m_atNextBoot;
     QCheckBox* m_powerSafe;
     QLabel* m_safetyState;
-    QMessageBox* m_bootConfirm = nullptr; // the fstab diff, while it is shown
-    Json m_bootArgs;                      // the cache.enable the diff was asked for
+    QMessageBox* m_bootConfirm = nullptr;  // the fstab diff, while it is shown
+    cachectl::EnableRequest m_bootRequest; // the cache.enable the diff was asked for
     QPushButton* m_flush;
     QLabel* m_message;
     QLabel* m_statsLabel;

@@ -261,7 +261,7 @@ Expected<std::string> HelperClient::readLine() {
     }
 }
 
-Expected<Json> HelperClient::call(const std::string& verb, const Json& args,
+Expected<Json> HelperClient::send(const std::string& verb, const Json& args,
                                   const EventHandler& onEvent) {
     std::lock_guard lock(m_mutex);
     if (m_pid <= 0) {

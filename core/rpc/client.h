@@ -11,6 +11,7 @@
 #include "core/base/error.h"
 #include "core/base/json.h"
 #include "core/rpc/protocol.h"
+#include "core/rpc/transport.h"
 
 namespace ssdk::rpc {
 
@@ -24,28 +25,22 @@ struct HelperLocation {
 // (a build tree), else the installed path. pkexec is used unless the caller is root.
 HelperLocation locateHelper();
 
-// Talks to one helper process over its stdin/stdout. The process is started on the first
-// call and kept for the client's lifetime (so pkexec asks for a password once); calls are
-// serialized. Thread-safe; call() blocks, so GUI code runs it on a worker thread.
-class HelperClient {
+// The Transport to one helper process over its stdin/stdout. The process is started on the
+// first call and kept for the client's lifetime (so pkexec asks for a password once); calls
+// are serialized. Thread-safe; call() blocks, so GUI code runs it on a worker thread.
+// A helper that could not start, was refused by polkit or died gives PermissionDenied /
+// Protocol errors that say so.
+class HelperClient final : public Transport {
 public:
-    using EventHandler = std::function<void(const Event&)>;
-
     explicit HelperClient(HelperLocation location = locateHelper());
-    ~HelperClient();
-    HelperClient(const HelperClient&) = delete;
-    HelperClient& operator=(const HelperClient&) = delete;
+    ~HelperClient() override;
 
-    // Sends a request and waits for its response; events on the way go to onEvent.
-    // Errors from the helper come back with their code and context; a helper that could not
-    // start, was refused by polkit or died gives PermissionDenied / Protocol errors that say so.
-    Expected<Json> call(const std::string& verb, const Json& args,
-                        const EventHandler& onEvent = {});
+    // Sends the cancel message (from another thread, or a signal-driven thread of the CLI).
+    void cancel() override;
 
-    // Asks the helper to stop the call running now (from another thread, or a signal-driven
-    // thread of the CLI); nothing when no call runs. The call still returns its response:
-    // a Cancelled error from a verb that stops early, its result from one that cannot.
-    void cancel();
+protected:
+    Expected<Json> send(const std::string& verb, const Json& args,
+                        const EventHandler& onEvent) override;
 
 private:
     Expected<void> start();

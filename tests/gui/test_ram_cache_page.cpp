@@ -1,4 +1,5 @@
-// The RAM Cache page over fake backends (in process, no helper): an unavailable backend is
+// The RAM Cache page over fake backends, through the real cache verbs of a HelperService in
+// this process (tests/gui/cache_verbs_host.h): an unavailable backend is
 // greyed out with its exact reason, the size follows RAPID's rule, ticking the checkbox turns
 // the cache on and the live statistics move, Flush flushes, unticking turns it off, and a
 // recorded trace draws the what-if curve.
@@ -25,6 +26,7 @@
 #include "core/base/replay_process_runner.h"
 #include "core/cachectl/backend_fake.h"
 #include "core/cachectl/backend_manager.h"
+#include "tests/gui/cache_verbs_host.h"
 #include "tests/gui/gui_support.h"
 
 using namespace ssdk;
@@ -33,7 +35,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::uint64_t kGiB = 1024ULL * 1024ULL * 1024ULL;
 const char* kNbdReason = "kernel module nbd is not available on kernel 6.1.0-test (modprobe: "
                          "FATAL: Module nbd not found in directory /lib/modules/6.1.0-test)";
 
@@ -43,10 +44,11 @@ template <typename T> T* child(QWidget& parent, const char* name) {
 
 // A scratch root with no mounts, a CacheManager over `registry` journaling under
 // scratch/state, and the calls a page makes to it (8 GiB RAM, 5 free, 2 suggested). The
-// scratch directory is removed at the end.
-struct ManagerHost {
-    ManagerHost(const std::string& name, cachectl::BackendRegistry& registry)
-        : scratch(fs::temp_directory_path() / (name + "-" + std::to_string(::getpid()))) {
+// scratch directory is removed at the end (when the last call that may still run is done).
+struct ManagerHost : std::enable_shared_from_this<ManagerHost> {
+    ManagerHost(const std::string& name, cachectl::BackendRegistry backends)
+        : scratch(fs::temp_directory_path() / (name + "-" + std::to_string(::getpid())))
+        , registry(std::move(backends)) {
         fs::remove_all(scratch);
         fs::create_directories(scratch / "proc/self");
         std::ofstream(scratch / "proc/self/mountinfo") << "";
@@ -59,14 +61,11 @@ struct ManagerHost {
     ManagerHost(const ManagerHost&) = delete;
     ManagerHost& operator=(const ManagerHost&) = delete;
 
-    // Owned by the page it is given to.
-    ManagerCacheCalls* calls() {
-        return new ManagerCacheCalls(*manager, Json{{"total_bytes", 8 * kGiB},
-                                                    {"available_bytes", 5 * kGiB},
-                                                    {"suggested_bytes", 2 * kGiB}});
-    }
+    // The real cache verbs over the manager; owned by the page it is given to.
+    HelperCaller* calls() { return test::cacheVerbCaller(*manager, shared_from_this()); }
 
     fs::path scratch;
+    cachectl::BackendRegistry registry;
     ReplayProcessRunner runner;
     cachectl::HostEnv env;
     std::optional<cachectl::CacheManager> manager;
@@ -88,9 +87,9 @@ TEST_CASE("the RAM Cache page turns a cache on and off and shows it working", "[
                                                         cachectl::ProbeResult{true, {}}, ram);
     auto* fake = zram.get();
     registry.add(std::move(zram));
-    ManagerHost host("ssdk-ramcache-gui", registry);
-    const fs::path& scratch = host.scratch;
-    auto* cacheCalls = host.calls();
+    auto host = std::make_shared<ManagerHost>("ssdk-ramcache-gui", std::move(registry));
+    const fs::path scratch = host->scratch;
+    auto* cacheCalls = host->calls();
 
     RamCachePage page(cacheCalls);
     page.resize(900, 1250);
@@ -166,6 +165,9 @@ TEST_CASE("the RAM Cache page turns a cache on and off and shows it working", "[
 
     enable->click();
     REQUIRE(QTest::qWaitFor([&] { return fake->calls().back() == "disable /dev/loop0"; }));
+    // The answer arrives from the helper's thread after the backend was called.
+    REQUIRE(QTest::qWaitFor(
+        [&] { return child<QLabel>(page, "message")->text().contains(QStringLiteral("off")); }));
     // The system disk is never offered.
     const device::Device system = test::nvmeSystemDisk();
     page.setDevice(&system);
@@ -197,9 +199,9 @@ TEST_CASE("the RAM Cache page sends the sequential cutoff and writeback percent 
     registry.add(std::make_unique<cachectl::FakeBackend>("zram-writecache",
                                                          cachectl::ProbeResult{true, {}}, fixed));
     registry.add(std::move(bcache));
-    ManagerHost host("ssdk-ramcache-tuning", registry);
-    auto& manager = *host.manager;
-    auto* cacheCalls = host.calls();
+    auto host = std::make_shared<ManagerHost>("ssdk-ramcache-tuning", std::move(registry));
+    auto& manager = *host->manager;
+    auto* cacheCalls = host->calls();
     RamCachePage page(cacheCalls);
     const device::Device drive = test::labDrive();
     page.setDevice(&drive);

@@ -1,9 +1,12 @@
-// The RAM Cache page's "at next boot" and power safety, over fake backends on a scratch root:
+// The RAM Cache page's "at next boot" and power safety, over fake backends on a scratch root,
+// through the real cache verbs of a HelperService in this process (cache_verbs_host.h):
 // the fstab change is shown in a dialog before anything is written, confirming writes it,
 // unticking puts the file back exactly; the "on battery or before suspend" checkbox is saved
 // with the cache and the page says when a power event holds it in write-through.
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
@@ -17,6 +20,7 @@
 #include "core/base/replay_process_runner.h"
 #include "core/cachectl/backend_fake.h"
 #include "core/cachectl/backend_manager.h"
+#include "tests/gui/cache_verbs_host.h"
 #include "tests/gui/gui_support.h"
 
 using namespace ssdk;
@@ -25,7 +29,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::uint64_t kGiB = 1024ULL * 1024ULL * 1024ULL;
 const std::string kFstab = "UUID=0a0b / ext4 errors=remount-ro 0 1\n"
                            "/dev/loop0  /mnt/demo  ext4  noatime  0  2\n";
 
@@ -40,7 +43,8 @@ std::string contents(const fs::path& path) {
     return text.str();
 }
 
-struct Scratch {
+// Removed at the end (when the last call that may still run is done).
+struct Scratch : std::enable_shared_from_this<Scratch> {
     fs::path dir = fs::temp_directory_path() / ("ssdk-ramsafe-gui-" + std::to_string(::getpid()));
     cachectl::BackendRegistry registry;
     ReplayProcessRunner runner;
@@ -59,24 +63,27 @@ struct Scratch {
                                                              cachectl::ProbeResult{true, {}}, ram));
         env.root = dir;
         env.runner = &runner;
+        manager.emplace(registry, env, dir / "state");
     }
     ~Scratch() { fs::remove_all(dir); }
     Scratch(const Scratch&) = delete;
     Scratch& operator=(const Scratch&) = delete;
-};
 
-Json ram() {
-    return Json{
-        {"total_bytes", 8 * kGiB}, {"available_bytes", 5 * kGiB}, {"suggested_bytes", 2 * kGiB}};
-}
+    // The real cache verbs over the manager; owned by the page it is given to.
+    HelperCaller* calls() { return test::cacheVerbCaller(*manager, shared_from_this()); }
+
+    std::optional<cachectl::CacheManager> manager;
+};
 
 } // namespace
 
 TEST_CASE("at next boot shows the fstab change first and undoes it exactly", "[gui][ramcache]") {
     test::application();
-    Scratch scratch("36 25 7:0 / /mnt/demo rw,noatime shared:1 - ext4 /dev/loop0 rw\n");
-    cachectl::CacheManager manager(scratch.registry, scratch.env, scratch.dir / "state");
-    RamCachePage page(new ManagerCacheCalls(manager, ram()));
+    const auto host = std::make_shared<Scratch>(
+        "36 25 7:0 / /mnt/demo rw,noatime shared:1 - ext4 /dev/loop0 rw\n");
+    const Scratch& scratch = *host;
+    cachectl::CacheManager& manager = *host->manager;
+    RamCachePage page(host->calls());
     device::Device drive = test::labDrive();
     drive.mounts.push_back(device::Mount{"/mnt/demo", "ext4", "rw,noatime"});
     page.setDevice(&drive);
@@ -122,15 +129,16 @@ TEST_CASE("at next boot shows the fstab change first and undoes it exactly", "[g
 TEST_CASE("the power checkbox is saved with the cache and shows a power event's switch",
           "[gui][ramcache]") {
     test::application();
-    Scratch scratch("");
+    const auto host = std::make_shared<Scratch>("");
+    Scratch& scratch = *host;
     scratch.runner.expect({"blockdev", "--flushbufs", "/dev/mapper/ssdk-loop0"}, ProcessResult{});
-    cachectl::CacheManager manager(scratch.registry, scratch.env, scratch.dir / "state");
+    cachectl::CacheManager& manager = *host->manager;
     REQUIRE(manager.enable("zram-writecache",
                            cachectl::CachePlan{"/dev/loop0", "ssdk-loop0", 64ULL << 20,
                                                cachectl::Compression::Lz4,
                                                cachectl::CacheMode::WriteBack, ""},
                            false));
-    RamCachePage page(new ManagerCacheCalls(manager, ram()));
+    RamCachePage page(host->calls());
     const device::Device drive = test::labDrive();
     page.setDevice(&drive);
     page.show();

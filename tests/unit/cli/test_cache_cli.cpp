@@ -33,7 +33,7 @@ public:
   verb=$(printf '%s' "$line" | sed -n 's/.*"verb":"\([a-z.]*\)".*/\1/p')
   case "$verb" in
   cache.probe) result='{"backends":[{"name":"bcache","probe":{"available":true,"reason":""}}],"ram":{"total_bytes":1073741824,"available_bytes":536870912,"suggested_bytes":268435456}}' ;;
-  cache.enable) result='{"record":{"phase":"active","cache":{"cached_device":"/dev/bcache3"},"mount":null}}' ;;
+  cache.enable) result='{"record":{"phase":"active","cache":{"backend":"bcache","cached_device":"/dev/bcache3","plan":{"origin":"/dev/sdz1","name":"ssdk-sdz1","cache_bytes":67108864,"compression":"lz4","mode":"write-back"}},"mount":null}}' ;;
   *) result='{}' ;;
   esac
   echo "{\"id\":$id,\"ok\":true,\"result\":$result}"
