@@ -176,7 +176,7 @@ TEST_CASE("nbdinfo and nbdcopy work against the daemon, over Unix and loopback T
     CHECK(back == data);
 }
 
-TEST_CASE("malformed NBD input gets NBD errors or a closed connection; the daemon lives on") {
+TEST_CASE("malformed NBD input gets NBD errors or a closed connection, the daemon lives on") {
     std::signal(SIGPIPE, SIG_IGN);
     RunningDaemon daemon;
     {

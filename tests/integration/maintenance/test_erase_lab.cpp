@@ -366,7 +366,7 @@ std::vector<std::uint8_t> passwordBlock(const std::string& password, std::uint16
 
 } // namespace
 
-TEST_CASE("a helper killed mid-erase leaves a journal that probe and the CLI report; erasing "
+TEST_CASE("a helper killed mid-erase leaves a journal that probe and the CLI report, erasing "
           "again completes it",
           "[maintenance]") {
     const MaintenanceScratch scratch;
@@ -450,7 +450,7 @@ TEST_CASE("a helper killed mid-erase leaves a journal that probe and the CLI rep
     CHECK(after["result"]["last_erase"]["fraction"] == 1.0);
 }
 
-TEST_CASE("a refused erase writes no journal; an erase without a journal store is refused",
+TEST_CASE("a refused erase writes no journal, an erase without a journal store is refused",
           "[maintenance]") {
     const MaintenanceScratch scratch;
     const auto drive = makeLabDrive("maint-nojournal", Bytes::mib(64), "gpt-ext4");

@@ -48,7 +48,7 @@ TEST_CASE("health on a lab drive reports no SMART with a reason, exit 0") {
     CHECK(runCtl({"lab", "destroy", "health-itest"}).exitCode == 0);
 }
 
-TEST_CASE("health --replay prints a saved report; unreadable reports fail with exit 1") {
+TEST_CASE("health --replay prints a saved report, unreadable reports fail with exit 1") {
     const std::string fixture = std::string(SSDK_SHARED_FIXTURES_DIR) +
                                 "/smartctl/nvme-null-SAMSUNG_MZWLL3T2HAJQ-00005-nvme0.json";
     const auto replay = runCtl({"--json", "health", "--replay", fixture});

@@ -682,7 +682,7 @@ TEST_CASE("bcache writes the sequential cutoff and writeback percent and restore
     CHECK(host.contents(sys + "writeback_percent") == "10"); // the kernel default
 }
 
-TEST_CASE("the engine's run directory is private whatever the umask; a shared one is refused",
+TEST_CASE("the engine's run directory is private whatever the umask, a shared one is refused",
           "[cache-backend]") {
     ScratchHost host("engine-rundir");
     // A daemon the fake host has and this machine does not: spawning it fails harmlessly.

@@ -45,7 +45,7 @@ const std::string kCachedMounted = "36 25 253:0 / /mnt/lab\\040data rw,relatime 
 
 } // namespace
 
-TEST_CASE("an unmounted device is cached, operated and released; the journal follows",
+TEST_CASE("an unmounted device is cached, operated and released, the journal follows",
           "[cache-manager]") {
     Setup setup;
     auto manager = setup.manager();
@@ -157,7 +157,7 @@ TEST_CASE("a cache that cannot be mounted is torn down and the origin mounted ba
     CHECK(setup.host.runner.requests().back().argv[5] == "/dev/labx1");
 }
 
-TEST_CASE("the journal directory is private whatever the umask; a shared one is refused",
+TEST_CASE("the journal directory is private whatever the umask, a shared one is refused",
           "[cache-manager]") {
     Setup setup;
     auto manager = setup.manager();

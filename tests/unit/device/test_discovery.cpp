@@ -72,7 +72,7 @@ TEST_CASE("an NVMe system disk: identity, geometry, partitions and mounts", "[di
     CHECK(nvme.partitions[1].mounts.at(0).mountPoint == "/");
 }
 
-TEST_CASE("a SATA SSD behind LUKS shows its holder; the dm device is listed too", "[discovery]") {
+TEST_CASE("a SATA SSD behind LUKS shows its holder, the dm device is listed too", "[discovery]") {
     auto devices = discoveryFor("workstation").discover();
     REQUIRE(devices);
     const Device& sda = named(*devices, "sda");
@@ -224,7 +224,7 @@ TEST_CASE("root on md RAID1 over two disks: both disks are system disks",
     CHECK(systemDisksOf("stack-md") == std::vector<std::string>{"md0", "sda", "sdb"});
 }
 
-TEST_CASE("/boot, a swap partition and a swap file's disk count; a data disk does not",
+TEST_CASE("/boot, a swap partition and a swap file's disk count, a data disk does not",
           "[discovery][system-disk]") {
     // sda: /boot; sdb: swap partition; sdc: holds /srv with a swap file; sdd: data only
     // (mounted at "/srv/data disk", which does not hold "/srv/swap file").

@@ -104,7 +104,7 @@ TEST_CASE("a caller that could not be identified at start is refused without ask
     CHECK(runner.requests().empty());
 }
 
-TEST_CASE("details reach pkcheck as --detail KEY VALUE; unsafe ones are dropped",
+TEST_CASE("details reach pkcheck as --detail KEY VALUE, unsafe ones are dropped",
           "[helper][authorizer]") {
     const Caller caller = thisProcessAs(1000);
     const std::string action = "io.github.ssdkeeper.erase.run";

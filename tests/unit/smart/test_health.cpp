@@ -63,7 +63,7 @@ TEST_CASE("no SMART data gives an unknown verdict with a reason") {
     CHECK(assessHealth(unavailable).verdict == Verdict::Unknown);
 }
 
-TEST_CASE("overall failure and attributes failing now are bad; failing in the past a caution") {
+TEST_CASE("overall failure and attributes failing now are bad, failing in the past a caution") {
     auto failed = ataReport();
     failed.smartOverallPassed = false;
     CHECK(assessHealth(failed).verdict == Verdict::Bad);
@@ -88,7 +88,7 @@ TEST_CASE("overall failure and attributes failing now are bad; failing in the pa
     CHECK(assessHealth(healthy).reasons.empty());
 }
 
-TEST_CASE("sector counts are cautions; CRC errors are interface trouble") {
+TEST_CASE("sector counts are cautions, CRC errors are interface trouble") {
     for (const auto& [id, code] :
          std::vector<std::pair<std::uint8_t, std::string>>{{5, "reallocated-sectors"},
                                                            {197, "pending-sectors"},
