@@ -9,7 +9,6 @@
 #include "core/base/unique_fd.h"
 #include "core/firmware/info.h"
 #include "core/firmware/nvme_update.h"
-#include "core/firmware/platform/linux/libnvme_admin.h"
 #include "core/lab/platform/linux/fs_identity.h"
 #include "core/smart/drivedb.h"
 #include "helper/validation.h"
@@ -19,6 +18,8 @@ namespace ssdk::helper {
 namespace {
 
 namespace fw = firmware;
+using maintenance::transport::NvmeAdmin;
+using maintenance::transport::NvmeAdminFactory;
 
 constexpr DeviceRules kFirmwareRules{.allowMounted = true, .allowSystemDisk = true};
 
@@ -152,10 +153,10 @@ Expected<std::vector<std::uint8_t>> readImage(const std::string& path,
 
 struct Prepared {
     fw::UpdatePlan plan;
-    std::unique_ptr<fw::NvmeAdmin> admin;
+    std::unique_ptr<NvmeAdmin> admin;
 };
 
-Expected<Prepared> prepare(const fw::NvmeAdminFactory& nvme, const UpdateArgs& args) {
+Expected<Prepared> prepare(const NvmeAdminFactory& nvme, const UpdateArgs& args) {
     auto device = validateBlockDevice(args.device, kFirmwareRules);
     if (!device) {
         return failed(device);
@@ -189,8 +190,7 @@ Expected<Prepared> prepare(const fw::NvmeAdminFactory& nvme, const UpdateArgs& a
     return prepared;
 }
 
-Expected<Json> infoVerb(fw::FwupdService* fwupd, const fw::NvmeAdminFactory& nvme,
-                        const Json& args) {
+Expected<Json> infoVerb(fw::FwupdService* fwupd, const NvmeAdminFactory& nvme, const Json& args) {
     if (auto keys = requireOnlyKeys(args, {"device"}); !keys) {
         return failed(keys);
     }
@@ -221,7 +221,7 @@ Expected<Json> infoVerb(fw::FwupdService* fwupd, const fw::NvmeAdminFactory& nvm
     return fw::toJson(info);
 }
 
-Expected<Json> planVerb(const fw::NvmeAdminFactory& nvme, const Json& args) {
+Expected<Json> planVerb(const NvmeAdminFactory& nvme, const Json& args) {
     auto parsed = updateArgs(args, true);
     if (!parsed) {
         return failed(parsed);
@@ -233,9 +233,8 @@ Expected<Json> planVerb(const fw::NvmeAdminFactory& nvme, const Json& args) {
     return fw::toJson(prepared->plan);
 }
 
-Expected<Json> updateVerb(const fw::NvmeAdminFactory& nvme,
-                          const std::optional<lab::LabOwner>& caller, const Json& args,
-                          const VerbEvents& events) {
+Expected<Json> updateVerb(const NvmeAdminFactory& nvme, const std::optional<lab::LabOwner>& caller,
+                          const Json& args, const VerbEvents& events) {
     auto parsed = updateArgs(args, false);
     if (!parsed) {
         return failed(parsed);
@@ -273,11 +272,11 @@ Expected<Json> updateVerb(const fw::NvmeAdminFactory& nvme,
 
 } // namespace
 
-fw::NvmeAdminFactory systemNvmeAdmin() {
-    return [](const std::string& path) { return fw::LibnvmeAdmin::open(path); };
+NvmeAdminFactory systemNvmeAdmin() {
+    return maintenance::transport::openNvmeAdmin;
 }
 
-void addFirmwareVerbs(HelperService& service, fw::NvmeAdminFactory nvme,
+void addFirmwareVerbs(HelperService& service, NvmeAdminFactory nvme,
                       std::shared_ptr<fw::FwupdService> fwupd,
                       std::optional<lab::LabOwner> caller) {
     service.add(Verb{"firmware.info", "io.github.ssdkeeper.firmware.info", Grade::Read,

@@ -4,8 +4,8 @@
 #include <optional>
 
 #include "core/firmware/fwupd.h"
-#include "core/firmware/nvme_admin.h"
 #include "core/lab/lab.h"
+#include "core/maintenance/transport/nvme_admin.h"
 #include "helper/helper_service.h"
 
 namespace ssdk::helper {
@@ -22,11 +22,11 @@ namespace ssdk::helper {
 // fwupd (null: not probed) answers firmware.info's fwupd path. Installing through fwupd is no
 // helper verb: the fwupd daemon does the privileged work and asks polkit itself
 // (docs/firmware.md).
-void addFirmwareVerbs(HelperService& service, firmware::NvmeAdminFactory nvme,
+void addFirmwareVerbs(HelperService& service, maintenance::transport::NvmeAdminFactory nvme,
                       std::shared_ptr<firmware::FwupdService> fwupd,
                       std::optional<lab::LabOwner> caller = std::nullopt);
 
-// libnvme on the live system.
-firmware::NvmeAdminFactory systemNvmeAdmin();
+// openNvmeAdmin (libnvme) on the live system.
+maintenance::transport::NvmeAdminFactory systemNvmeAdmin();
 
 } // namespace ssdk::helper

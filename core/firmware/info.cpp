@@ -3,7 +3,6 @@
 #include <filesystem>
 
 #include "core/firmware/nvme_update.h"
-#include "core/firmware/platform/linux/libnvme_admin.h"
 #include "core/maintenance/identify.h"
 #include "core/smart/drivedb.h"
 
@@ -155,7 +154,7 @@ FirmwareInfo readFirmwareInfo(const device::Device& device) {
         catalogError += (catalogError.empty() ? "" : "; ") + db.error().describe();
     }
     InfoSources sources;
-    sources.nvme = [](const std::string& path) { return LibnvmeAdmin::open(path); };
+    sources.nvme = maintenance::transport::openNvmeAdmin;
     sources.fwupd = fwupd.get();
     sources.catalog = catalog ? &*catalog : nullptr;
     sources.driveDb = db ? &*db : nullptr;

@@ -11,8 +11,8 @@
 #include "core/base/sysfs_root.h"
 #include "core/device/device.h"
 #include "core/firmware/known_issues.h"
-#include "core/firmware/nvme_admin.h"
 #include "core/firmware/update_paths.h"
+#include "core/maintenance/transport/nvme_admin.h"
 
 namespace ssdk::firmware {
 
@@ -26,8 +26,8 @@ struct FirmwareInfo {
 };
 
 struct InfoSources {
-    NvmeAdminFactory nvme;         // empty: NVMe facts are not read
-    FwupdService* fwupd = nullptr; // null: the fwupd path is not probed
+    maintenance::transport::NvmeAdminFactory nvme; // empty: NVMe facts are not read
+    FwupdService* fwupd = nullptr;                 // null: the fwupd path is not probed
     const KnownIssueCatalog* catalog = nullptr;
     const smart::DriveDatabase* driveDb = nullptr;
 };
@@ -40,7 +40,8 @@ std::optional<std::vector<std::uint8_t>> readAtaIdentify(const SysfsRoot& root,
 FirmwareInfo readFirmwareInfo(const device::Device& device, const SysfsRoot& root,
                               const InfoSources& sources);
 
-// The live system: libnvme, fwupd on the system bus, the installed catalog and drivedb.h.
+// The live system: openNvmeAdmin (libnvme), fwupd on the system bus, the installed catalog and
+// drivedb.h.
 FirmwareInfo readFirmwareInfo(const device::Device& device);
 
 Json toJson(const FirmwareInfo& info);

@@ -2,7 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "core/maintenance/transport/nvme_commands.h"
+
 namespace ssdk::firmware {
+
+namespace transport = maintenance::transport;
+using transport::NvmeAdminCommand;
 
 namespace {
 
@@ -95,7 +100,7 @@ bool replacesImage(CommitAction action) {
     return action != CommitAction::Activate;
 }
 
-Expected<AdminCommand> downloadCommand(std::uint64_t offsetBytes, std::uint32_t lengthBytes) {
+Expected<NvmeAdminCommand> downloadCommand(std::uint64_t offsetBytes, std::uint32_t lengthBytes) {
     if (lengthBytes == 0 || lengthBytes % 4 != 0 || offsetBytes % 4 != 0) {
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("a firmware download needs dword-aligned offset and length "
@@ -105,38 +110,38 @@ Expected<AdminCommand> downloadCommand(std::uint64_t offsetBytes, std::uint32_t 
     if (offsetBytes / 4 > 0xFFFFFFFFULL) {
         return fail(ErrorCode::InvalidArgument, "firmware download offset is out of range");
     }
-    AdminCommand command;
+    NvmeAdminCommand command;
     command.opcode = kOpcodeFirmwareDownload;
     command.cdw10 = lengthBytes / 4 - 1;
     command.cdw11 = static_cast<std::uint32_t>(offsetBytes / 4);
+    command.direction = transport::NvmeDataDirection::ToDevice;
+    command.timeout = kFirmwareCommandTimeout;
     return command;
 }
 
-AdminCommand commitCommand(std::uint8_t slot, CommitAction action) {
-    AdminCommand command;
+NvmeAdminCommand commitCommand(std::uint8_t slot, CommitAction action) {
+    NvmeAdminCommand command;
     command.opcode = kOpcodeFirmwareCommit;
     command.cdw10 = (slot & 0x07U) | (static_cast<std::uint32_t>(action) << 3);
+    command.timeout = kFirmwareCommandTimeout;
     return command;
 }
 
-AdminCommand slotLogCommand() {
-    AdminCommand command;
-    command.opcode = kOpcodeGetLogPage;
-    command.nsid = 0xFFFFFFFF;
-    constexpr std::uint32_t numdl = 512 / 4 - 1;
-    command.cdw10 = kLogFirmwareSlot | (numdl << 16);
+NvmeAdminCommand slotLogCommand() {
+    NvmeAdminCommand command =
+        transport::getLogPageCommand(kLogFirmwareSlot, transport::kNvmeNsidAll, kSlotLogBytes);
+    command.timeout = kFirmwareCommandTimeout;
     return command;
 }
 
-AdminCommand identifyControllerCommand() {
-    AdminCommand command;
-    command.opcode = kOpcodeIdentify;
-    command.cdw10 = 0x01;
+NvmeAdminCommand identifyControllerCommand() {
+    NvmeAdminCommand command = transport::identifyControllerCommand();
+    command.timeout = kFirmwareCommandTimeout;
     return command;
 }
 
 std::string describeStatus(std::uint16_t status) {
-    switch (status & 0x7FF) {
+    switch (statusCode(status)) {
     case 0x000:
         return "success";
     case 0x001:
@@ -160,12 +165,12 @@ std::string describeStatus(std::uint16_t status) {
     case 0x114:
         return "Overlapping Range (a download overlapped an earlier one)";
     default:
-        return fmt::format("NVMe status {:#05x}", status & 0x7FF);
+        return fmt::format("NVMe status {:#05x}", statusCode(status));
     }
 }
 
 StatusMeaning describeCommitStatus(std::uint16_t status) {
-    const std::uint16_t code = status & 0x7FF;
+    const std::uint16_t code = statusCode(status);
     StatusMeaning meaning;
     meaning.text = describeStatus(code);
     switch (code) {

@@ -1,9 +1,11 @@
 #pragma once
 // NVMe firmware facts as pure functions over bytes (NVMe 2.0 base specification): the
 // firmware fields of Identify Controller (OACS, FRMW, FWUG, MTFA), the Firmware Slot
-// Information log page (03h), the dwords of Firmware Image Download (11h) and Firmware
-// Commit (10h), and what a completion status of those commands means.
+// Information log page (03h), the commands firmware sends (Firmware Image Download (11h),
+// Firmware Commit (10h), Identify Controller, the slot log) and what a completion status of
+// those commands means.
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -12,15 +14,18 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/maintenance/transport/nvme_admin.h"
 
 namespace ssdk::firmware {
 
 inline constexpr std::uint8_t kOpcodeFirmwareCommit = 0x10;
 inline constexpr std::uint8_t kOpcodeFirmwareDownload = 0x11;
-inline constexpr std::uint8_t kOpcodeGetLogPage = 0x02;
-inline constexpr std::uint8_t kOpcodeIdentify = 0x06;
 inline constexpr std::uint8_t kLogFirmwareSlot = 0x03;
+inline constexpr std::uint32_t kSlotLogBytes = 512;
 inline constexpr std::uint32_t kDefaultChunkBytes = 4096;
+// Every firmware command waits this long: a commit may take a while (MTFA allows up to
+// 6553 s; drives take seconds).
+inline constexpr std::chrono::milliseconds kFirmwareCommandTimeout{120'000};
 
 struct NvmeFirmwareCaps {
     std::string model, serial, firmware;
@@ -64,24 +69,26 @@ std::string_view toString(CommitAction action); // "replace", "replace-activate"
 std::optional<CommitAction> commitActionFromString(std::string_view text);
 bool replacesImage(CommitAction action);
 
-// One admin command as the controller sees it (the fields used here).
-struct AdminCommand {
-    std::uint8_t opcode = 0;
-    std::uint32_t nsid = 0;
-    std::uint32_t cdw10 = 0, cdw11 = 0, cdw12 = 0;
-};
-
-// Firmware Image Download: NUMD (dwords - 1) in CDW10, OFST (dwords) in CDW11.
-// Errors: InvalidArgument when offset or length is not a multiple of 4 or length is 0.
-Expected<AdminCommand> downloadCommand(std::uint64_t offsetBytes, std::uint32_t lengthBytes);
-// Firmware Commit: FS in CDW10 bits 2:0, CA in bits 5:3.
-AdminCommand commitCommand(std::uint8_t slot, CommitAction action);
+// The firmware commands, each with kFirmwareCommandTimeout.
+// Firmware Image Download, lengthBytes sent to the controller: NUMD (dwords - 1) in CDW10,
+// OFST (dwords) in CDW11. Errors: InvalidArgument when offset or length is not a multiple of
+// 4 or length is 0.
+Expected<maintenance::transport::NvmeAdminCommand> downloadCommand(std::uint64_t offsetBytes,
+                                                                   std::uint32_t lengthBytes);
+// Firmware Commit: FS in CDW10 bits 2:0, CA in bits 5:3; no data.
+maintenance::transport::NvmeAdminCommand commitCommand(std::uint8_t slot, CommitAction action);
 // Get Log Page 03h, 512 bytes, for the whole controller.
-AdminCommand slotLogCommand();
-// Identify Controller (CNS 01h).
-AdminCommand identifyControllerCommand();
+maintenance::transport::NvmeAdminCommand slotLogCommand();
+// Identify Controller (CNS 01h), 4096 bytes.
+maintenance::transport::NvmeAdminCommand identifyControllerCommand();
 
-// What a Firmware Commit completion means. NVMe status (SCT << 8 | SC, DNR/More masked).
+// SCT << 8 | SC of a completion's status: firmware judges its commands on these bits alone,
+// whatever CRD, More and DNR say.
+constexpr std::uint16_t statusCode(std::uint16_t status) {
+    return status & 0x7FF;
+}
+
+// What a Firmware Commit completion means, from statusCode(status).
 enum class CommitOutcome {
     Done,                   // success
     NeedsConventionalReset, // 10Bh
@@ -96,7 +103,8 @@ struct StatusMeaning {
 };
 
 StatusMeaning describeCommitStatus(std::uint16_t status);
-// A readable name for a command-specific or generic status of the firmware commands.
+// A readable name for a command-specific or generic status of the firmware commands
+// (statusCode(status)).
 std::string describeStatus(std::uint16_t status);
 
 } // namespace ssdk::firmware

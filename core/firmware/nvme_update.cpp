@@ -1,10 +1,13 @@
 #include "core/firmware/nvme_update.h"
 
 #include <algorithm>
+#include <array>
 #include <fmt/format.h>
 #include <vector>
 
 namespace ssdk::firmware {
+
+using maintenance::transport::NvmeAdmin;
 
 namespace {
 
@@ -84,7 +87,43 @@ std::string resetAccountFor(const NvmeFirmwareCaps& caps, const UpdateRequest& r
     return {};
 }
 
+// Reads command's data into data. Errors: submit's, with sending as context; Unsupported,
+// refusedPrefix + the status's name, when the controller answers with an error status.
+Expected<void> readFromDrive(NvmeAdmin& admin,
+                             const maintenance::transport::NvmeAdminCommand& command,
+                             std::span<std::uint8_t> data, const char* sending,
+                             const char* refusedPrefix) {
+    auto reply = admin.submit(command, data);
+    if (!reply) {
+        return std::unexpected(reply.error().addContext(sending));
+    }
+    if (statusCode(reply->status) != 0) {
+        return fail(ErrorCode::Unsupported, refusedPrefix + describeStatus(reply->status));
+    }
+    return {};
+}
+
 } // namespace
+
+Expected<NvmeFirmwareCaps> readFirmwareCaps(NvmeAdmin& admin) {
+    std::array<std::uint8_t, 4096> data{};
+    if (auto read = readFromDrive(admin, identifyControllerCommand(), data, "Identify Controller",
+                                  "Identify Controller failed: ");
+        !read) {
+        return std::unexpected(read.error());
+    }
+    return parseFirmwareCaps(data);
+}
+
+Expected<NvmeSlotLog> readSlotLog(NvmeAdmin& admin) {
+    std::array<std::uint8_t, kSlotLogBytes> data{};
+    if (auto read = readFromDrive(admin, slotLogCommand(), data, "reading the firmware slot log",
+                                  "the firmware slot log could not be read: ");
+        !read) {
+        return std::unexpected(read.error());
+    }
+    return parseFirmwareSlotLog(data);
+}
 
 bool UpdatePlan::allowed() const {
     return std::all_of(checks.begin(), checks.end(), [](const auto& c) { return c.passed; });
@@ -187,12 +226,12 @@ Expected<UpdateResult> runNvmeUpdate(NvmeAdmin& admin, const UpdatePlan& plan,
             }
             chunk.assign(image.begin() + static_cast<std::ptrdiff_t>(offset),
                          image.begin() + static_cast<std::ptrdiff_t>(offset + length));
-            auto reply = admin.submit(*command, chunk, true);
+            auto reply = admin.submit(*command, chunk);
             if (!reply) {
                 return std::unexpected(reply.error().addContext(
                     fmt::format("downloading the image at offset {}", offset)));
             }
-            if (reply->status != 0) {
+            if (statusCode(reply->status) != 0) {
                 return fail(ErrorCode::Unsupported,
                             fmt::format("the drive rejected the download at offset {}: {}; "
                                         "nothing was committed, the running firmware is "
@@ -205,7 +244,7 @@ Expected<UpdateResult> runNvmeUpdate(NvmeAdmin& admin, const UpdatePlan& plan,
         }
     }
     report(0.92, fmt::format("committing to slot {} ({})", request.slot, toString(request.action)));
-    auto reply = admin.submit(commitCommand(request.slot, request.action), {}, false);
+    auto reply = admin.submit(commitCommand(request.slot, request.action), {});
     if (!reply) {
         return std::unexpected(reply.error().addContext("committing the firmware"));
     }

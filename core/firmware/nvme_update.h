@@ -1,8 +1,9 @@
 #pragma once
-// Updating an NVMe drive from an image the user supplies: a pure plan with every pre-flight
-// check (commands supported, slot, read-only slot 1, activation without reset, image size and
-// alignment, mains power, system disk) and an account of whether a reset is needed; then the
-// download in FWUG-sized chunks and the commit, through NvmeAdmin.
+// Updating an NVMe drive from an image the user supplies: the capabilities and slots read
+// through an NvmeAdmin, a pure plan with every pre-flight check (commands supported, slot,
+// read-only slot 1, activation without reset, image size and alignment, mains power, system
+// disk) and an account of whether a reset is needed; then the download in FWUG-sized chunks
+// and the commit, through the same NvmeAdmin.
 
 #include <cstdint>
 #include <functional>
@@ -12,12 +13,18 @@
 #include <vector>
 
 #include "core/base/json.h"
-#include "core/firmware/nvme_admin.h"
+#include "core/firmware/nvme_firmware.h"
 #include "core/firmware/power.h"
+#include "core/maintenance/transport/nvme_admin.h"
 
 namespace ssdk::firmware {
 
 inline constexpr std::uint64_t kMaxImageBytes = 64ULL << 20;
+
+// Identify Controller and the slot log, for info and update. Errors: Unsupported when the
+// controller answers with an error status (named by describeStatus); submit's errors.
+Expected<NvmeFirmwareCaps> readFirmwareCaps(maintenance::transport::NvmeAdmin& admin);
+Expected<NvmeSlotLog> readSlotLog(maintenance::transport::NvmeAdmin& admin);
 
 struct UpdateRequest {
     std::uint8_t slot = 0;
@@ -63,8 +70,8 @@ using UpdateProgress = std::function<void(double fraction, const std::string& te
 // Runs a plan. Errors: InvalidArgument when the plan is not allowed or the image does not have
 // the planned size; Unsupported when the controller rejects a download or the commit (the
 // message names the NVMe status); Io when a command could not be sent.
-Expected<UpdateResult> runNvmeUpdate(NvmeAdmin& admin, const UpdatePlan& plan,
-                                     std::span<const std::uint8_t> image,
+Expected<UpdateResult> runNvmeUpdate(maintenance::transport::NvmeAdmin& admin,
+                                     const UpdatePlan& plan, std::span<const std::uint8_t> image,
                                      const UpdateProgress& progress = {});
 
 Json toJson(const UpdatePlan& plan);

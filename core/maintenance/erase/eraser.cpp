@@ -14,7 +14,7 @@
 #include "core/maintenance/block_io.h"
 #include "core/maintenance/block_ioctl.h"
 #include "core/maintenance/transport/ata_device.h"
-#include "core/maintenance/transport/platform/linux/libnvme_transport.h"
+#include "core/maintenance/transport/nvme_commands.h"
 #include "core/maintenance/transport/platform/linux/sg_io_transport.h"
 
 namespace ssdk::maintenance::erase {
@@ -172,12 +172,13 @@ Expected<void> runNvme(const device::Device& device, Method method, const Transp
     if (!factory.nvme) {
         return fail(ErrorCode::Unsupported, "no NVMe transport");
     }
-    auto nvme = factory.nvme(device.path);
-    if (!nvme) {
-        return std::unexpected(nvme.error());
+    auto opened = factory.nvme(device.path);
+    if (!opened) {
+        return std::unexpected(opened.error());
     }
+    transport::NvmeAdmin& nvme = **opened;
     if (method == Method::NvmeFormatCrypto || method == Method::NvmeFormatUserData) {
-        auto nsBytes = (*nvme)->identifyNamespace();
+        auto nsBytes = transport::identifyNamespace(nvme);
         if (!nsBytes) {
             return std::unexpected(nsBytes.error());
         }
@@ -188,20 +189,20 @@ Expected<void> runNvme(const device::Device& device, Method method, const Transp
         if (progress) {
             progress(0.1, "Format NVM running");
         }
-        return (*nvme)->format(ns->formatIndex,
-                               method == Method::NvmeFormatCrypto
-                                   ? transport::NvmeSecureErase::Cryptographic
-                                   : transport::NvmeSecureErase::UserData,
-                               std::chrono::milliseconds(24h));
+        return transport::formatNvm(nvme, ns->formatIndex,
+                                    method == Method::NvmeFormatCrypto
+                                        ? transport::NvmeSecureErase::Cryptographic
+                                        : transport::NvmeSecureErase::UserData,
+                                    std::chrono::milliseconds(24h));
     }
     const auto action = method == Method::NvmeSanitizeCrypto
                             ? transport::NvmeSanitizeAction::CryptoErase
                             : transport::NvmeSanitizeAction::BlockErase;
-    if (auto started = (*nvme)->sanitize(action); !started) {
+    if (auto started = transport::sanitize(nvme, action); !started) {
         return started;
     }
     for (int polls = 0; polls < 24 * 3600; ++polls) {
-        auto log = (*nvme)->sanitizeLog();
+        auto log = transport::readSanitizeLog(nvme);
         if (!log) {
             return std::unexpected(log.error());
         }
@@ -231,14 +232,7 @@ TransportFactory systemTransports() {
         }
         return std::make_unique<transport::SgIoTransport>(std::move(*opened));
     };
-    factory.nvme =
-        [](const std::string& path) -> Expected<std::unique_ptr<transport::NvmeTransport>> {
-        auto opened = transport::LibnvmeTransport::open(path);
-        if (!opened) {
-            return std::unexpected(opened.error());
-        }
-        return std::make_unique<transport::LibnvmeTransport>(std::move(*opened));
-    };
+    factory.nvme = transport::openNvmeAdmin;
     return factory;
 }
 
@@ -249,12 +243,12 @@ EraseCapabilities probeCapabilities(const device::Device& device, const Transpor
     caps.size = device.size;
     if (device.bus == device::Bus::Nvme && factory.nvme) {
         if (auto nvme = factory.nvme(device.path)) {
-            if (auto bytes = (*nvme)->identifyController()) {
+            if (auto bytes = transport::identifyController(**nvme)) {
                 if (auto ctrl = parseNvmeIdentifyController(*bytes)) {
                     caps.nvme = *ctrl;
                 }
             }
-            if (auto bytes = (*nvme)->identifyNamespace()) {
+            if (auto bytes = transport::identifyNamespace(**nvme)) {
                 if (auto ns = parseNvmeIdentifyNamespace(*bytes)) {
                     caps.nvmeNamespace = *ns;
                 }

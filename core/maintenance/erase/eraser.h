@@ -11,7 +11,7 @@
 #include "core/device/device.h"
 #include "core/maintenance/erase/journal.h"
 #include "core/maintenance/erase/methods.h"
-#include "core/maintenance/transport/nvme_transport.h"
+#include "core/maintenance/transport/nvme_admin.h"
 #include "core/maintenance/transport/scsi_transport.h"
 
 namespace ssdk::maintenance::erase {
@@ -19,11 +19,10 @@ namespace ssdk::maintenance::erase {
 struct TransportFactory {
     std::function<Expected<std::unique_ptr<transport::ScsiTransport>>(const std::string& path)>
         scsi;
-    std::function<Expected<std::unique_ptr<transport::NvmeTransport>>(const std::string& path)>
-        nvme;
+    transport::NvmeAdminFactory nvme;
 };
 
-// SG_IO and libnvme on the live system.
+// SG_IO and openNvmeAdmin (libnvme) on the live system.
 TransportFactory systemTransports();
 
 // Reads what the drive supports (identify through the transports, queue limits from the

@@ -252,7 +252,8 @@ TEST_CASE("firmware.update reads the image once, with the caller's rights", "[he
     // The caller is "nobody": root reads the image with nobody's rights.
     helper::addFirmwareVerbs(
         service,
-        [&opened](const std::string&) -> Expected<std::unique_ptr<firmware::NvmeAdmin>> {
+        [&opened](
+            const std::string&) -> Expected<std::unique_ptr<maintenance::transport::NvmeAdmin>> {
             opened = true;
             return fail(ErrorCode::Internal, "not reached: the lab drive is no NVMe drive");
         },

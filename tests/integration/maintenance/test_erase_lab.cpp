@@ -8,11 +8,13 @@
 #include "core/device/drive_key.h"
 #include "core/maintenance/erase/eraser.h"
 #include "core/maintenance/erase/guards.h"
+#include "core/maintenance/transport/nvme_commands.h"
 #include "helper/authorizer.h"
 #include "helper/helper_service.h"
 #include "helper/maintenance_verbs.h"
 #include "tests/integration/maintenance/maintenance_scratch.h"
 #include "tests/support/allow_all.h"
+#include "tests/unit/maintenance/fake_nvme_admin.h"
 #include "tests/unit/maintenance/fake_scsi_transport.h"
 #include "tests/unit/maintenance/identify_builder.h"
 
@@ -243,66 +245,27 @@ TEST_CASE("verification catches a drive that reports an erase but kept its data"
 
 namespace {
 
-// A scripted NVMe controller: identify data, and a record of the admin commands it got.
-class FakeNvme : public maintenance::transport::NvmeTransport {
-public:
-    std::array<std::uint8_t, 4096> controller{};
-    std::array<std::uint8_t, 4096> ns{};
-    std::vector<std::string> calls;
-    std::vector<maintenance::transport::NvmeSanitizeLog> logs;
+namespace transport = maintenance::transport;
 
-    Expected<std::array<std::uint8_t, 4096>> identifyController() override {
-        calls.push_back("identify-controller");
-        return controller;
-    }
-    Expected<std::array<std::uint8_t, 4096>> identifyNamespace() override {
-        calls.push_back("identify-namespace");
-        return ns;
-    }
-    Expected<void> format(std::uint8_t lbaFormat, maintenance::transport::NvmeSecureErase ses,
-                          std::chrono::milliseconds) override {
-        calls.push_back("format lbaf=" + std::to_string(lbaFormat) +
-                        " ses=" + std::to_string(static_cast<int>(ses)));
-        return {};
-    }
-    Expected<void> sanitize(maintenance::transport::NvmeSanitizeAction action) override {
-        calls.push_back("sanitize " + std::to_string(static_cast<int>(action)));
-        return {};
-    }
-    Expected<maintenance::transport::NvmeSanitizeLog> sanitizeLog() override {
-        calls.push_back("sanitize-log");
-        auto log = logs.front();
-        if (logs.size() > 1) {
-            logs.erase(logs.begin());
-        }
-        return log;
-    }
-};
+// The sanitize log's SPROG and SSTAT, the bytes readSanitizeLog reads.
+std::vector<std::uint8_t> sanitizeStatus(std::uint16_t progress, std::uint8_t status) {
+    return {static_cast<std::uint8_t>(progress & 0xFF), static_cast<std::uint8_t>(progress >> 8),
+            status, 0};
+}
 
-class ForwardingNvme : public maintenance::transport::NvmeTransport {
-public:
-    explicit ForwardingNvme(NvmeTransport& target)
-        : m_target(target) {}
-    Expected<std::array<std::uint8_t, 4096>> identifyController() override {
-        return m_target.identifyController();
-    }
-    Expected<std::array<std::uint8_t, 4096>> identifyNamespace() override {
-        return m_target.identifyNamespace();
-    }
-    Expected<void> format(std::uint8_t f, maintenance::transport::NvmeSecureErase s,
-                          std::chrono::milliseconds t) override {
-        return m_target.format(f, s, t);
-    }
-    Expected<void> sanitize(maintenance::transport::NvmeSanitizeAction a) override {
-        return m_target.sanitize(a);
-    }
-    Expected<maintenance::transport::NvmeSanitizeLog> sanitizeLog() override {
-        return m_target.sanitizeLog();
-    }
+void expectSanitize(FakeNvmeAdmin& nvme, transport::NvmeSanitizeAction action) {
+    nvme.expect({.command = transport::sanitizeCommand(action)});
+}
 
-private:
-    NvmeTransport& m_target;
-};
+void expectSanitizeLog(FakeNvmeAdmin& nvme, std::uint16_t progress, std::uint8_t status,
+                       bool repeats = false) {
+    nvme.expect({.command = transport::getLogPageCommand(transport::kNvmeLogSanitizeStatus,
+                                                         transport::kNvmeNsidAll,
+                                                         transport::kNvmeSanitizeLogBytes),
+                 .dataSize = transport::kNvmeSanitizeLogBytes,
+                 .reply = sanitizeStatus(progress, status),
+                 .repeats = repeats});
+}
 
 } // namespace
 
@@ -311,50 +274,56 @@ TEST_CASE("NVMe format and sanitize are chosen from identify data and sequenced"
     const auto drive = makeLabDrive("maint-nvme", Bytes::mib(64), "empty");
     device::Device device = discover(drive.devicePath);
     device.bus = device::Bus::Nvme;
-    FakeNvme nvme;
-    nvme.controller[256] = 0x02; // OACS: Format NVM
-    nvme.controller[328] = 0x02; // SANICAP: block erase
-    nvme.controller[524] = 0x04; // FNA: crypto erase
-    nvme.ns[26] = 1;             // FLBAS: LBA format 1
-    nvme.ns[128 + 4 + 2] = 12;   // LBAF1: 4096-byte blocks
-    TransportFactory factory;
-    factory.nvme = [&nvme](const std::string&)
-        -> Expected<std::unique_ptr<maintenance::transport::NvmeTransport>> {
-        return std::make_unique<ForwardingNvme>(nvme);
+    std::vector<std::uint8_t> controller(4096, 0);
+    controller[256] = 0x02; // OACS: Format NVM
+    controller[328] = 0x02; // SANICAP: block erase
+    controller[524] = 0x04; // FNA: crypto erase
+    std::vector<std::uint8_t> ns(4096, 0);
+    ns[26] = 1;           // FLBAS: LBA format 1
+    ns[128 + 4 + 2] = 12; // LBAF1: 4096-byte blocks
+    FakeNvmeAdmin nvme;   // the namespace node: namespace id 1
+    const auto expectIdentifyNamespace = [&] {
+        nvme.expect({.command = transport::identifyNamespaceCommand(1),
+                     .dataSize = transport::kNvmeIdentifyBytes,
+                     .reply = ns});
     };
+    nvme.expect({.command = transport::identifyControllerCommand(),
+                 .dataSize = transport::kNvmeIdentifyBytes,
+                 .reply = controller});
+    expectIdentifyNamespace();
+    TransportFactory factory;
+    factory.nvme = nvme.factory();
     const auto caps = probeCapabilities(device, factory);
     REQUIRE(caps.nvme);
+    CHECK(nvme.scriptDone());
     CHECK(chooseMethod(caps, "auto") == Method::NvmeSanitizeBlock);
     CHECK_FALSE(chooseMethod(caps, "nvme-sanitize-crypto"));
 
-    nvme.calls.clear();
+    // Format NVM of namespace 1 in its format (1), SES 2, with a day to finish.
+    expectIdentifyNamespace();
+    nvme.expect({.command = transport::formatNvmCommand(
+                     1, 1, transport::NvmeSecureErase::Cryptographic, std::chrono::hours(24))});
     auto formatted = eraseDevice(device, Method::NvmeFormatCrypto, factory);
     REQUIRE(formatted);
-    CHECK(nvme.calls == std::vector<std::string>{"identify-namespace", "format lbaf=1 ses=2"});
+    CHECK(nvme.scriptDone());
 
-    nvme.calls.clear();
-    nvme.logs = {{0x8000, 2}, {0xFFFF, 1}};
+    expectSanitize(nvme, transport::NvmeSanitizeAction::BlockErase);
+    expectSanitizeLog(nvme, 0x8000, 2);
+    expectSanitizeLog(nvme, 0xFFFF, 1);
     auto sanitized = eraseDevice(device, Method::NvmeSanitizeBlock, factory);
     REQUIRE(sanitized);
-    CHECK(nvme.calls == std::vector<std::string>{"sanitize 2", "sanitize-log", "sanitize-log"});
+    CHECK(nvme.scriptDone());
 
-    nvme.calls.clear();
-    nvme.logs = {{0, 3}};
+    expectSanitize(nvme, transport::NvmeSanitizeAction::BlockErase);
+    expectSanitizeLog(nvme, 0, 3);
     auto failed = eraseDevice(device, Method::NvmeSanitizeBlock, factory);
     REQUIRE_FALSE(failed);
     CHECK_THAT(failed.error().describe(), Catch::Contains("sanitize failed"));
+    CHECK(nvme.scriptDone());
+    CHECK(nvme.unexpectedCommands() == 0);
 }
 
 namespace {
-
-TransportFactory nvmeFactory(FakeNvme& nvme) {
-    TransportFactory factory;
-    factory.nvme = [&nvme](const std::string&)
-        -> Expected<std::unique_ptr<maintenance::transport::NvmeTransport>> {
-        return std::make_unique<ForwardingNvme>(nvme);
-    };
-    return factory;
-}
 
 std::vector<std::uint8_t> passwordBlock(const std::string& password, std::uint16_t control) {
     std::vector<std::uint8_t> block(512, 0);
@@ -382,15 +351,16 @@ TEST_CASE("a helper killed mid-erase leaves a journal that probe and the CLI rep
     if (child == 0) {
         device::Device nvmeDevice = device;
         nvmeDevice.bus = device::Bus::Nvme;
-        FakeNvme nvme;
-        nvme.controller[256] = 0x02;
-        nvme.controller[328] = 0x02;
-        nvme.logs = {{0x4000, 2}}; // a quarter done, in progress, forever
+        FakeNvmeAdmin nvme;
+        expectSanitize(nvme, transport::NvmeSanitizeAction::BlockErase);
+        expectSanitizeLog(nvme, 0x4000, 2, true); // a quarter done, in progress, forever
+        TransportFactory factory;
+        factory.nvme = nvme.factory();
         auto active = store.begin(newJournal(nvmeDevice, "nvme-sanitize-block", "now"));
         if (!active) {
             ::_exit(3);
         }
-        (void)eraseDevice(nvmeDevice, Method::NvmeSanitizeBlock, nvmeFactory(nvme), {}, &*active);
+        (void)eraseDevice(nvmeDevice, Method::NvmeSanitizeBlock, factory, {}, &*active);
         ::_exit(4);
     }
     bool underway = false;

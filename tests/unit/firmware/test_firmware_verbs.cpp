@@ -31,7 +31,8 @@ TEST_CASE("firmware.update and firmware.plan refuse bad arguments before opening
     bool opened = false;
     addFirmwareVerbs(
         service,
-        [&opened](const std::string&) -> Expected<std::unique_ptr<firmware::NvmeAdmin>> {
+        [&opened](
+            const std::string&) -> Expected<std::unique_ptr<maintenance::transport::NvmeAdmin>> {
             opened = true;
             return fail(ErrorCode::Internal, "must not be reached");
         },

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/firmware/nvme_firmware.h"
-#include "tests/unit/firmware/fake_nvme_admin.h"
+#include "tests/unit/firmware/firmware_test_support.h"
 
 using namespace ssdk::firmware;
 using namespace ssdk::firmware::test;
@@ -92,6 +92,20 @@ TEST_CASE("download and commit dwords") {
     CHECK(log.opcode == 0x02);
     CHECK(log.nsid == 0xFFFFFFFF);
     CHECK(log.cdw10 == (0x03U | (127U << 16)));
+
+    // Data direction and the firmware timeout of every command.
+    using ssdk::maintenance::transport::NvmeDataDirection;
+    const auto identify = identifyControllerCommand();
+    CHECK(identify.opcode == 0x06);
+    CHECK(identify.nsid == 0);
+    CHECK(identify.cdw10 == 0x01);
+    CHECK(identify.direction == NvmeDataDirection::FromDevice);
+    CHECK(log.direction == NvmeDataDirection::FromDevice);
+    CHECK(first->direction == NvmeDataDirection::ToDevice);
+    CHECK(commit.direction == NvmeDataDirection::None);
+    for (const auto& command : {*first, commit, log, identify}) {
+        CHECK(command.timeout == std::chrono::seconds(120));
+    }
 }
 
 TEST_CASE("commit statuses: reset needed is committed, the rest failed") {

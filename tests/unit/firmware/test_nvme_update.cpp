@@ -3,12 +3,15 @@
 #include <catch2/catch.hpp>
 
 #include "core/firmware/nvme_update.h"
-#include "tests/unit/firmware/fake_nvme_admin.h"
 #include "tests/unit/firmware/firmware_test_support.h"
+#include "tests/unit/maintenance/fake_nvme_admin.h"
 
 using namespace ssdk;
 using namespace ssdk::firmware;
 using namespace ssdk::firmware::test;
+using ssdk::maintenance::transport::NvmeAdminCommand;
+using ssdk::maintenance::transport::NvmeDataDirection;
+using ssdk::test::FakeNvmeAdmin;
 
 namespace {
 
@@ -45,19 +48,22 @@ UpdateRequest request(std::uint8_t slot, CommitAction action, std::uint64_t size
 
 void expectDownload(FakeNvmeAdmin& admin, std::uint64_t offset, std::uint32_t length,
                     std::uint16_t status = 0) {
-    AdminCommand command;
+    NvmeAdminCommand command;
     command.opcode = 0x11;
     command.cdw10 = length / 4 - 1;
     command.cdw11 = static_cast<std::uint32_t>(offset / 4);
-    admin.expect({command, length, true, status, {}});
+    command.direction = NvmeDataDirection::ToDevice;
+    command.timeout = std::chrono::seconds(120);
+    admin.expect({.command = command, .dataSize = length, .status = status});
 }
 
 void expectCommit(FakeNvmeAdmin& admin, std::uint8_t slot, std::uint8_t action,
                   std::uint16_t status = 0) {
-    AdminCommand command;
+    NvmeAdminCommand command;
     command.opcode = 0x10;
     command.cdw10 = slot | (std::uint32_t{action} << 3);
-    admin.expect({command, 0, false, status, {}});
+    command.timeout = std::chrono::seconds(120);
+    admin.expect({.command = command, .status = status});
 }
 
 std::string failedCheck(const UpdatePlan& plan) {
@@ -83,7 +89,7 @@ TEST_CASE("FWUG-sized downloads, then commit replace+activate to slot 2") {
     expectDownload(admin, 8192, 8192);
     expectDownload(admin, 16384, 8192);
     expectCommit(admin, 2, 1);
-    admin.expectSlotLog(slotLog(0x21, {"1.0", "2.0", ""}));
+    expectSlotLog(admin, slotLog(0x21, {"1.0", "2.0", ""}));
     std::vector<double> fractions;
     auto result = runNvmeUpdate(admin, plan, img,
                                 [&](double f, const std::string&) { fractions.push_back(f); });
@@ -112,7 +118,7 @@ TEST_CASE("no stated granularity: 4 KiB chunks and a shorter dword-aligned last 
     expectDownload(admin, 4096, 4096);
     expectDownload(admin, 8192, 2048);
     expectCommit(admin, 3, 0);
-    admin.expectSlotLog(slotLog(0x01, {"1.0", "1.1", "2.0"}));
+    expectSlotLog(admin, slotLog(0x01, {"1.0", "1.1", "2.0"}));
     auto result = runNvmeUpdate(admin, plan, img);
     REQUIRE(result);
     CHECK(admin.scriptDone());
@@ -130,7 +136,7 @@ TEST_CASE("activate-now that the controller answers with 'needs reset' statuses"
     expectDownload(admin, 0, 4096);
     expectDownload(admin, 4096, 4096);
     expectCommit(admin, 2, 3, status);
-    admin.expectSlotLog(slotLog(0x21, {"1.0", "2.0", ""}));
+    expectSlotLog(admin, slotLog(0x21, {"1.0", "2.0", ""}));
     auto result = runNvmeUpdate(admin, plan, img);
     REQUIRE(result);
     CHECK(admin.scriptDone());
@@ -146,7 +152,7 @@ TEST_CASE("activate-now that succeeds needs no reset") {
     FakeNvmeAdmin admin;
     expectDownload(admin, 0, 4096);
     expectCommit(admin, 2, 3);
-    admin.expectSlotLog(slotLog(0x02, {"1.0", "2.0", ""}));
+    expectSlotLog(admin, slotLog(0x02, {"1.0", "2.0", ""}));
     auto result = runNvmeUpdate(admin, plan, image(4096));
     REQUIRE(result);
     CHECK_FALSE(result->resetNeeded);
@@ -159,7 +165,7 @@ TEST_CASE("activate an image already in a slot sends only the commit") {
     REQUIRE(plan.allowed()); // slot 1 is read-only but activating it is fine
     FakeNvmeAdmin admin;
     expectCommit(admin, 1, 2);
-    admin.expectSlotLog(slotLog(0x11, {"1.0", "1.1", ""}));
+    expectSlotLog(admin, slotLog(0x11, {"1.0", "1.1", ""}));
     auto result = runNvmeUpdate(admin, plan, {});
     REQUIRE(result);
     CHECK(admin.scriptDone());
@@ -232,6 +238,32 @@ TEST_CASE("a rejected download stops before any commit") {
     CHECK_THAT(result.error().message(), Catch::Contains("nothing was committed"));
     CHECK(admin.scriptDone());
     CHECK(admin.unexpectedCommands() == 0);
+}
+
+TEST_CASE("firmware judges a completion on SCT and SC alone (status & 7FFh)") {
+    // More (bit 13) and DNR (bit 14) set on a success: still a success.
+    FakeNvmeAdmin reads;
+    expectIdentify(reads, identifyController(true, 0x17, 0), 0x6000);
+    expectSlotLog(reads, slotLog(0x01, {"1.0"}), 0x2000);
+    CHECK(readFirmwareCaps(reads));
+    CHECK(readSlotLog(reads));
+    CHECK(reads.scriptDone());
+
+    const auto plan =
+        planNvmeUpdate(caps(0), slots(), request(2, CommitAction::ReplaceActivate, 4096), kMains);
+    FakeNvmeAdmin admin;
+    expectDownload(admin, 0, 4096, 0x4114); // DNR | Overlapping Range
+    auto result = runNvmeUpdate(admin, plan, image(4096));
+    REQUIRE_FALSE(result);
+    CHECK_THAT(result.error().message(), Catch::Contains("Overlapping Range"));
+
+    FakeNvmeAdmin failing;
+    expectSlotLog(failing, slotLog(0x01, {"1.0"}), 0x4002); // DNR | Invalid Field in Command
+    auto log = readSlotLog(failing);
+    REQUIRE_FALSE(log);
+    CHECK(log.error().code() == ErrorCode::Unsupported);
+    CHECK(log.error().message() ==
+          "the firmware slot log could not be read: Invalid Field in Command");
 }
 
 TEST_CASE("a refused commit names the status") {

@@ -8,8 +8,8 @@
 #include "core/firmware/info.h"
 #include "core/firmware/update_paths.h"
 #include "tests/unit/firmware/fake_fwupd_service.h"
-#include "tests/unit/firmware/fake_nvme_admin.h"
 #include "tests/unit/firmware/firmware_test_support.h"
+#include "tests/unit/maintenance/fake_nvme_admin.h"
 
 using namespace ssdk;
 using namespace ssdk::firmware;
@@ -88,12 +88,13 @@ TEST_CASE("firmware info of an NVMe drive through a scripted controller") {
     InfoSources sources;
     sources.fwupd = &fwupd;
     sources.catalog = &*catalog;
-    sources.nvme = [](const std::string& path) -> Expected<std::unique_ptr<NvmeAdmin>> {
+    sources.nvme = [](const std::string& path)
+        -> Expected<std::unique_ptr<maintenance::transport::NvmeAdmin>> {
         CHECK(path == "/dev/nvme0n1");
-        auto admin = std::make_unique<FakeNvmeAdmin>();
-        admin->expectIdentify(identifyController(true, 0x17, 0, "2.1"));
-        admin->expectSlotLog(slotLog(0x21, {"2.0", "2.1", ""}));
-        return std::unique_ptr<NvmeAdmin>(std::move(admin));
+        auto admin = std::make_unique<ssdk::test::FakeNvmeAdmin>();
+        expectIdentify(*admin, identifyController(true, 0x17, 0, "2.1"));
+        expectSlotLog(*admin, slotLog(0x21, {"2.0", "2.1", ""}));
+        return admin;
     };
     const auto info = readFirmwareInfo(d, SysfsRoot("/nonexistent"), sources);
     const Json json = toJson(info);
@@ -116,7 +117,8 @@ TEST_CASE("firmware info of an NVMe drive through a scripted controller") {
 TEST_CASE("an NVMe drive whose controller cannot be opened says why") {
     const auto d = nvmeDevice();
     InfoSources sources;
-    sources.nvme = [](const std::string&) -> Expected<std::unique_ptr<NvmeAdmin>> {
+    sources.nvme =
+        [](const std::string&) -> Expected<std::unique_ptr<maintenance::transport::NvmeAdmin>> {
         return fail(ErrorCode::PermissionDenied, "opening /dev/nvme0n1: Permission denied");
     };
     const auto info = readFirmwareInfo(d, SysfsRoot("/nonexistent"), sources);
