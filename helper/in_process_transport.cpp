@@ -38,7 +38,7 @@ InProcessTransport::InProcessTransport(HelperService& service,
 
 InProcessTransport::~InProcessTransport() = default;
 
-void InProcessTransport::cancel() {
+void InProcessTransport::cancelRunning() {
     const std::lock_guard lock(m_cancelMutex);
     if (m_runningId == 0 || !m_cancelWrite.valid()) {
         return;

@@ -25,13 +25,13 @@ public:
     explicit InProcessTransport(HelperService& service, std::shared_ptr<const void> keepAlive = {});
     ~InProcessTransport() override;
 
-    void cancel() override;
     // The read end of the cancel channel; -1 when it could not be made.
     int cancelFd() const { return m_cancelRead.get(); }
 
 protected:
     Expected<Json> send(const std::string& verb, const Json& args,
                         const EventHandler& onEvent) override;
+    void cancelRunning() override;
 
 private:
     void drainCancels();

@@ -203,7 +203,7 @@ void HelperClient::closeToHelper() {
     closeFd(m_toHelper);
 }
 
-void HelperClient::cancel() {
+void HelperClient::cancelRunning() {
     std::lock_guard lock(m_writeMutex);
     if (m_runningId != 0 && m_toHelper >= 0) {
         if (auto sent = writeAll(m_toHelper, encodeCancel(m_runningId)); !sent) {

@@ -35,12 +35,11 @@ public:
     explicit HelperClient(HelperLocation location = locateHelper());
     ~HelperClient() override;
 
-    // Sends the cancel message (from another thread, or a signal-driven thread of the CLI).
-    void cancel() override;
-
 protected:
     Expected<Json> send(const std::string& verb, const Json& args,
                         const EventHandler& onEvent) override;
+    // Sends the cancel message (from another thread, or a signal-driven thread of the CLI).
+    void cancelRunning() override;
 
 private:
     Expected<void> start();
