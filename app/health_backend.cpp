@@ -9,8 +9,9 @@
 
 namespace ssdk::app {
 
-SystemHealthBackend::SystemHealthBackend()
-    : m_service(
+SystemHealthBackend::SystemHealthBackend(std::shared_ptr<rpc::Transport> session)
+    : m_helper(std::move(session))
+    , m_service(
           m_runner,
           [this](const std::string& verb, const Json& args) { return helper().call(verb, args); },
           ::geteuid() == 0) {
@@ -20,9 +21,9 @@ SystemHealthBackend::SystemHealthBackend()
 
 SystemHealthBackend::~SystemHealthBackend() = default;
 
-rpc::HelperClient& SystemHealthBackend::helper() {
+rpc::Transport& SystemHealthBackend::helper() {
     if (!m_helper) {
-        m_helper = std::make_unique<rpc::HelperClient>();
+        m_helper = std::make_shared<rpc::HelperClient>();
     }
     return *m_helper;
 }

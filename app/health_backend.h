@@ -13,7 +13,7 @@
 #include "core/smart/selftest.h"
 
 namespace ssdk::rpc {
-class HelperClient;
+class Transport;
 }
 
 namespace ssdk::app {
@@ -31,10 +31,11 @@ public:
 };
 
 // The real one: smartctl/libatasmart directly when root, else the helper (smart.read,
-// selftest.start/abort through pkexec).
+// selftest.start/abort) over `session`, the helper session (AppServices::helper; nullptr = a
+// helper process of its own, started on the first call).
 class SystemHealthBackend final : public HealthBackend {
 public:
-    SystemHealthBackend();
+    explicit SystemHealthBackend(std::shared_ptr<rpc::Transport> session = nullptr);
     ~SystemHealthBackend() override;
 
     Expected<smart::DriveHealth> read(const device::Device& device) override;
@@ -42,11 +43,11 @@ public:
     Expected<void> selfTest(const device::Device& device, smart::SelfTestAction action) override;
 
 private:
-    rpc::HelperClient& helper();
+    rpc::Transport& helper();
 
     std::mutex m_mutex;
     SystemProcessRunner m_runner;
-    std::unique_ptr<rpc::HelperClient> m_helper;
+    std::shared_ptr<rpc::Transport> m_helper;
     smart::HealthService m_service;
 };
 

@@ -47,7 +47,7 @@ void showFraction(QProgressBar* bar, double fraction) {
 
 void HelperCaller::cancel() {
     if (m_busy && m_transport) {
-        m_transport->cancel();
+        m_transport->cancel(this);
     }
 }
 
@@ -67,11 +67,14 @@ bool HelperCaller::run(const QString& verb, Work work, EventSink events) {
     }
     m_busy = true;
     m_verb = verb;
-    m_watcher.setFuture(
-        QtConcurrent::run([transport = transport(), target = m_eventTarget, qverb = verb,
-                           work = std::move(work), events = std::move(events)] {
+    m_watcher.setFuture(QtConcurrent::run(
+        [transport = transport(), target = m_eventTarget, qverb = verb, work = std::move(work),
+         events = std::move(events), owner = static_cast<rpc::Transport::CallOwner>(this)] {
             Outcome outcome;
-            auto result = work(*transport, [&](const rpc::Event& event) {
+            // The transport may be the one helper session every page shares: this caller's
+            // calls are its own, so its cancel() stops only them.
+            rpc::OwnerTransport owned(*transport, owner);
+            auto result = work(owned, [&](const rpc::Event& event) {
                 if (event.name != "progress") {
                     if (events) {
                         events(event);

@@ -1,7 +1,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <optional>
 #include <string_view>
 
 #include <QApplication>
@@ -9,12 +8,12 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include "app/app_services.h"
 #include "app/main_window.h"
 #include "app/startup_screenshot.h"
 #include "app/theme.h"
 #include "core/base/log.h"
 #include "core/base/sysfs_root.h"
-#include "core/device/discovery.h"
 
 namespace {
 
@@ -93,22 +92,20 @@ int main(int argc, char** argv) {
     parser.addOptions({sysfsRoot, select, page, screenshot});
     parser.process(application);
 
-    std::optional<ssdk::SysfsRoot> root;
+    ssdk::SysfsRoot root;
     if (parser.isSet(sysfsRoot)) {
         const QString dir = parser.value(sysfsRoot);
         if (!QFileInfo(dir).isDir()) {
             fail(QStringLiteral("--sysfs-root %1: not a directory").arg(dir));
             return 2;
         }
-        root.emplace(std::filesystem::path(QDir(dir).absolutePath().toStdString()));
-    } else {
-        root.emplace();
+        root = ssdk::SysfsRoot(std::filesystem::path(QDir(dir).absolutePath().toStdString()));
     }
-    auto prober = ssdk::device::makeSystemFsProber(*root);
-    ssdk::device::Discovery discovery(std::move(*root), std::move(prober));
+    // The one wiring point: every page gets its helper session and tree from here.
+    ssdk::app::AppServices services(std::move(root));
 
     ssdk::app::applyTheme(application);
-    ssdk::app::MainWindow window(std::move(discovery));
+    ssdk::app::MainWindow window(std::move(services));
     if (parser.isSet(select)) {
         window.selectWhenAvailable(parser.value(select));
     }

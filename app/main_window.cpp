@@ -45,10 +45,10 @@ enum ContentIndex { EmptyContent = 0, PagesContent = 1 };
 
 } // namespace
 
-MainWindow::MainWindow(device::Discovery discovery, QWidget* parent)
+MainWindow::MainWindow(AppServices services, QWidget* parent)
     : QMainWindow(parent)
-    , m_live(discovery.root().isLive())
-    , m_recordedRoot(QString::fromStdString(discovery.root().sys().parent_path().string())) {
+    , m_live(services.isLive())
+    , m_recordedRoot(services.recordedRoot()) {
     setWindowTitle(QStringLiteral("SSD Keeper"));
     setWindowIcon(QIcon(driveIcon(device::Bus::Nvme, false, 64)));
     resize(1280, 780);
@@ -56,7 +56,8 @@ MainWindow::MainWindow(device::Discovery discovery, QWidget* parent)
     m_model = new DriveListModel(this);
     new DriveActivity(m_model, this, DriveActivity::kDefaultIntervalMs,
                       m_live ? QString() : m_recordedRoot);
-    m_helper = new HelperCaller(this);
+    const auto& helper = services.helper();
+    m_helper = new HelperCaller(helper, this);
     connect(m_helper, &HelperCaller::finished, this, &MainWindow::helperFinished);
 
     buildActions();
@@ -80,18 +81,18 @@ MainWindow::MainWindow(device::Discovery discovery, QWidget* parent)
     // The area pages; each later area adds its page here.
     m_overview = new OverviewPage;
     addPage(m_overview, tr("Overview"));
-    addPage(new HealthPage(std::make_shared<SystemHealthBackend>()), tr("Health"));
-    addPage(new PerformancePage, tr("Performance"));
-    addPage(new RamCachePage, tr("RAM Cache"));
-    addPage(new SpareAreaPage(m_live), tr("Spare Area"));
-    addPage(new MaintenancePage, tr("Maintenance"));
-    addPage(new FirmwarePage, tr("Firmware"));
+    addPage(new HealthPage(std::make_shared<SystemHealthBackend>(helper)), tr("Health"));
+    addPage(new PerformancePage(helper, m_recordedRoot), tr("Performance"));
+    addPage(new RamCachePage(new HelperCaller(helper)), tr("RAM Cache"));
+    addPage(new SpareAreaPage(m_live, helper), tr("Spare Area"));
+    addPage(new MaintenancePage(helper), tr("Maintenance"));
+    addPage(new FirmwarePage(helper), tr("Firmware"));
 
     buildStatusBar();
     updateEmptyState();
     updateActions();
 
-    m_watcher = new DeviceWatcher(std::move(discovery));
+    m_watcher = new DeviceWatcher(services.makeDiscovery());
     m_watcher->moveToThread(&m_watcherThread);
     connect(&m_watcherThread, &QThread::started, m_watcher, &DeviceWatcher::start);
     connect(&m_watcherThread, &QThread::finished, m_watcher, &QObject::deleteLater);

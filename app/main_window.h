@@ -5,6 +5,7 @@
 #include <QMainWindow>
 #include <QThread>
 
+#include "app/app_services.h"
 #include "app/device_watcher.h"
 #include "app/helper_caller.h"
 
@@ -24,11 +25,12 @@ class OverviewPage;
 
 // The drive list on the left, the area pages of the selected drive on the right, and the
 // Drives menu (rescan, lab drives). Discovery runs on a DeviceWatcher on its own thread;
-// helper verbs run through a HelperCaller. Lab drive actions need the live system.
+// helper verbs run through HelperCallers on the one helper session of `services`, which
+// every page shares. Lab drive actions need the live system.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(device::Discovery discovery, QWidget* parent = nullptr);
+    explicit MainWindow(AppServices services, QWidget* parent = nullptr);
     ~MainWindow() override;
 
     // A name is a kernel name (nvme0n1) or a lab drive's name (demo).

@@ -34,7 +34,8 @@ public:
 
 } // namespace
 
-EraseWizard::EraseWizard(const device::Device& device, QWidget* parent)
+EraseWizard::EraseWizard(const device::Device& device, std::shared_ptr<rpc::Transport> helper,
+                         QWidget* parent)
     : QWizard(parent)
     , m_device(device) {
     setObjectName(QStringLiteral("maintenance.eraseWizard"));
@@ -43,7 +44,7 @@ EraseWizard::EraseWizard(const device::Device& device, QWidget* parent)
     setOption(QWizard::NoBackButtonOnLastPage);
     setOption(QWizard::NoCancelButtonOnLastPage);
     resize(720, 520);
-    m_runner = new HelperCaller(this);
+    m_runner = new HelperCaller(std::move(helper), this);
     connect(m_runner, &HelperCaller::finished, this,
             [this](const QString& verb, const HelperCaller::Outcome& outcome) {
                 helperFinished(verb, outcome.ok, outcome.error, outcome.result);

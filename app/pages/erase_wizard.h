@@ -1,9 +1,12 @@
 #pragma once
 
+#include <memory>
+
 #include <QWizard>
 
 #include "core/base/json.h"
 #include "core/device/device.h"
+#include "core/rpc/transport.h"
 
 class QButtonGroup;
 class QLabel;
@@ -26,7 +29,9 @@ class EraseWizard : public QWizard {
 public:
     enum PageId { MethodPage, ConfirmPage, ProgressPage, CertificatePage };
 
-    EraseWizard(const device::Device& device, QWidget* parent = nullptr);
+    // helper: the helper session (AppServices::helper); nullptr = a helper process of its own.
+    EraseWizard(const device::Device& device, std::shared_ptr<rpc::Transport> helper = nullptr,
+                QWidget* parent = nullptr);
 
     QString chosenMethod() const;
     QLineEdit* confirmationEdit() const { return m_confirm; }

@@ -61,11 +61,11 @@ QString yesNo(bool value) {
 
 } // namespace
 
-FirmwarePage::FirmwarePage(QWidget* parent)
+FirmwarePage::FirmwarePage(std::shared_ptr<rpc::Transport> helper, QWidget* parent)
     : DevicePage(parent)
     , m_fwupd(firmware::systemFwupdService())
     , m_fwupdCancel(std::make_shared<std::atomic<bool>>(false)) {
-    m_runner = new HelperCaller(this);
+    m_runner = new HelperCaller(std::move(helper), this);
     connect(&m_fwupdWatcher, &QFutureWatcher<FwupdOutcome>::finished, this,
             &FirmwarePage::fwupdFinished);
     connect(m_runner, &HelperCaller::finished, this,

@@ -10,6 +10,7 @@
 #include "app/pages/device_page.h"
 #include "core/base/json.h"
 #include "core/firmware/fwupd.h"
+#include "core/rpc/transport.h"
 
 class QCheckBox;
 class QComboBox;
@@ -35,7 +36,9 @@ class HelperCaller;
 class FirmwarePage : public DevicePage {
     Q_OBJECT
 public:
-    explicit FirmwarePage(QWidget* parent = nullptr);
+    // helper: the helper session (AppServices::helper); nullptr = a helper process of its own.
+    explicit FirmwarePage(std::shared_ptr<rpc::Transport> helper = nullptr,
+                          QWidget* parent = nullptr);
     ~FirmwarePage() override;
 
     void setDevice(const device::Device* device) override;

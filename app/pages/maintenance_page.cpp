@@ -62,9 +62,10 @@ QGroupBox* box(const QString& title, const QString& name) {
 
 } // namespace
 
-MaintenancePage::MaintenancePage(QWidget* parent)
-    : DevicePage(parent) {
-    m_runner = new HelperCaller(this);
+MaintenancePage::MaintenancePage(std::shared_ptr<rpc::Transport> helper, QWidget* parent)
+    : DevicePage(parent)
+    , m_helper(helper) {
+    m_runner = new HelperCaller(std::move(helper), this);
     connect(m_runner, &HelperCaller::finished, this,
             [this](const QString& verb, const HelperCaller::Outcome& outcome) {
                 helperFinished(verb, outcome.ok, outcome.error, outcome.result);
@@ -369,7 +370,7 @@ void MaintenancePage::openEraseWizard() {
     if (!m_device) {
         return;
     }
-    auto* wizard = new EraseWizard(*m_device, this);
+    auto* wizard = new EraseWizard(*m_device, m_helper, this);
     wizard->setAttribute(Qt::WA_DeleteOnClose);
     wizard->show();
 }

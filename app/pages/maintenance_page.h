@@ -1,9 +1,11 @@
 #pragma once
 
+#include <memory>
 #include <optional>
 
 #include "app/pages/device_page.h"
 #include "core/base/json.h"
+#include "core/rpc/transport.h"
 
 class QCheckBox;
 class QComboBox;
@@ -22,7 +24,9 @@ class HelperCaller;
 class MaintenancePage : public DevicePage {
     Q_OBJECT
 public:
-    explicit MaintenancePage(QWidget* parent = nullptr);
+    // helper: the helper session (AppServices::helper); nullptr = a helper process of its own.
+    explicit MaintenancePage(std::shared_ptr<rpc::Transport> helper = nullptr,
+                             QWidget* parent = nullptr);
 
     void setDevice(const device::Device* device) override;
 
@@ -53,6 +57,7 @@ private:
     void updateButtons();
     void refreshTimer();
 
+    std::shared_ptr<rpc::Transport> m_helper; // handed on to the erase wizard
     HelperCaller* m_runner = nullptr;
     std::optional<device::Device> m_device;
 

@@ -101,13 +101,14 @@ void LiveSamplerWorker::tick() {
     }
 }
 
-PerformancePage::PerformancePage(QWidget* parent)
+PerformancePage::PerformancePage(std::shared_ptr<rpc::Transport> helper, QString sysfsRoot,
+                                 QWidget* parent)
     : DevicePage(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildLiveCard(), 1);
     layout->addWidget(buildBenchCard(), 1);
 
-    m_worker = new LiveSamplerWorker;
+    m_worker = new LiveSamplerWorker(sysfsRoot);
     m_worker->moveToThread(&m_samplerThread);
     connect(&m_samplerThread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_worker, &LiveSamplerWorker::sampled, this, &PerformancePage::onSampled);
@@ -129,7 +130,7 @@ PerformancePage::PerformancePage(QWidget* parent)
     });
     connect(&m_benchWatcher, &QFutureWatcher<Expected<perf::BenchResult>>::finished, this,
             &PerformancePage::benchmarkDone);
-    m_helper = new HelperCaller(this);
+    m_helper = new HelperCaller(std::move(helper), this);
     connect(m_helper, &HelperCaller::progress, this,
             [this](const QString&, double fraction, const QString& text) {
                 showFraction(m_progress, fraction);

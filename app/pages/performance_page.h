@@ -11,6 +11,7 @@
 #include "app/pages/device_page.h"
 #include "core/perf/bench_plan.h"
 #include "core/perf/bench_result.h"
+#include "core/rpc/transport.h"
 
 class QComboBox;
 class QGridLayout;
@@ -70,7 +71,10 @@ QString rawBenchRefusal(const device::Device& device);
 class PerformancePage : public DevicePage {
     Q_OBJECT
 public:
-    explicit PerformancePage(QWidget* parent = nullptr);
+    // helper: the helper session (AppServices::helper); nullptr = a helper process of its own.
+    // sysfsRoot: the tree the live graph samples (AppServices::root); empty = this machine.
+    explicit PerformancePage(std::shared_ptr<rpc::Transport> helper = nullptr,
+                             QString sysfsRoot = {}, QWidget* parent = nullptr);
     ~PerformancePage() override;
 
     void setDevice(const device::Device* device) override;

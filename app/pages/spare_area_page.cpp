@@ -50,9 +50,10 @@ QString readingText() {
 
 } // namespace
 
-SpareAreaPage::SpareAreaPage(bool live, QWidget* parent)
+SpareAreaPage::SpareAreaPage(bool live, std::shared_ptr<rpc::Transport> helper, QWidget* parent)
     : DevicePage(parent)
-    , m_live(live) {
+    , m_live(live)
+    , m_session(std::move(helper)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(24, 20, 24, 20);
     layout->setSpacing(12);
@@ -180,7 +181,7 @@ QWidget* SpareAreaPage::buildContent() {
 
 HelperCaller* SpareAreaPage::helper() {
     if (m_helper == nullptr) {
-        m_helper = new HelperCaller(this);
+        m_helper = new HelperCaller(m_session, this);
         connect(m_helper, &HelperCaller::finished, this, &SpareAreaPage::helperFinished);
         connect(m_helper, &HelperCaller::progress, this, &SpareAreaPage::helperProgress);
     }

@@ -26,7 +26,9 @@ class SpareAreaPage : public DevicePage {
     Q_OBJECT
 public:
     // live: the devices are this machine's (the helper can be asked); false for recorded trees.
-    explicit SpareAreaPage(bool live, QWidget* parent = nullptr);
+    // helper: the helper session (AppServices::helper); nullptr = a helper process of its own.
+    explicit SpareAreaPage(bool live, std::shared_ptr<rpc::Transport> helper = nullptr,
+                           QWidget* parent = nullptr);
 
     void setDevice(const device::Device* device) override;
     // What op.inspect answered for the shown device ({usage, usage_error, journal, …}).
@@ -60,6 +62,7 @@ private:
     HelperCaller* helper();
 
     bool m_live;
+    std::shared_ptr<rpc::Transport> m_session; // what m_helper runs on
     HelperCaller* m_helper = nullptr;
     std::optional<device::Device> m_device;
     std::string m_inspectedToken; // what the last inspection was for (path, sizes, mounts)

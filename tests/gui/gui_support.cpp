@@ -131,6 +131,10 @@ Discovery recordedDiscovery(const char* name) {
     return Discovery(std::move(root), std::move(prober));
 }
 
+app::AppServices recordedServices(const char* name) {
+    return app::AppServices(SysfsRoot(recordedTree(name)));
+}
+
 void screenshot(QWidget& widget, const char* file) {
     if (const char* dir = std::getenv("SSDK_SCREENSHOT_DIR")) {
         // Widgets added to a shown window appear after the event loop ran a few times.

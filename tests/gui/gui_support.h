@@ -7,6 +7,7 @@
 #include <QString>
 #include <QWidget>
 
+#include "app/app_services.h"
 #include "core/device/device.h"
 #include "core/device/discovery.h"
 
@@ -24,6 +25,8 @@ device::Device usbStick();       // sdb: removable, DOS table, exFAT "My Stick"
 // tests/data/sysfs/<name>
 std::filesystem::path recordedTree(const char* name);
 device::Discovery recordedDiscovery(const char* name);
+// The GUI's services over that recorded tree (the helper session is not started by this).
+app::AppServices recordedServices(const char* name);
 
 // The widget named "<area>.<name>" below parent (pages name their widgets so); the test
 // fails when there is none.

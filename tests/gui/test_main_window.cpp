@@ -29,7 +29,7 @@ QString overviewField(const MainWindow& window, const char* name) {
 
 TEST_CASE("the main window lists a recorded tree and selects the requested drive") {
     test::application();
-    MainWindow window(test::recordedDiscovery("workstation"));
+    MainWindow window(test::recordedServices("workstation"));
     QSignalSpy shown(&window, &MainWindow::devicesShown);
     window.selectWhenAvailable(QStringLiteral("sda"));
     window.show();
@@ -48,14 +48,14 @@ TEST_CASE("the main window lists a recorded tree and selects the requested drive
 
 TEST_CASE("pages are shown by their title") {
     test::application();
-    MainWindow window(test::recordedDiscovery("workstation"));
+    MainWindow window(test::recordedServices("workstation"));
     CHECK(window.showPage(QStringLiteral("overview")));
     CHECK_FALSE(window.showPage(QStringLiteral("No such page")));
 }
 
 TEST_CASE("the main window keeps the selection across rescans") {
     test::application();
-    MainWindow window(test::recordedDiscovery("workstation"));
+    MainWindow window(test::recordedServices("workstation"));
     QSignalSpy shown(&window, &MainWindow::devicesShown);
     window.show();
     REQUIRE(shown.wait(5000));
@@ -83,7 +83,7 @@ TEST_CASE("the startup screenshot is written once the selected drive is shown") 
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
     const QString file = dir.filePath(QStringLiteral("shot.png"));
-    MainWindow window(test::recordedDiscovery("workstation"));
+    MainWindow window(test::recordedServices("workstation"));
     window.selectWhenAvailable(QStringLiteral("nvme0n1"));
     StartupScreenshot shot(window, file, QStringLiteral("nvme0n1"));
     QSignalSpy finished(&shot, &StartupScreenshot::finished);
@@ -98,7 +98,7 @@ TEST_CASE("the startup screenshot is written once the selected drive is shown") 
 TEST_CASE("the startup screenshot gives up when the drive never appears") {
     test::application();
     QTemporaryDir dir;
-    MainWindow window(test::recordedDiscovery("workstation"));
+    MainWindow window(test::recordedServices("workstation"));
     window.selectWhenAvailable(QStringLiteral("nvme9n9"));
     StartupScreenshot shot(window, dir.filePath(QStringLiteral("shot.png")),
                            QStringLiteral("nvme9n9"), 800ms);

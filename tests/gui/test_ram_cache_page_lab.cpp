@@ -202,9 +202,7 @@ TEST_CASE("in the lab VM the RAM Cache page caches a mounted partition, shows it
     });
     answer.start();
 
-    auto root = SysfsRoot();
-    device::Discovery discovery(root, device::makeSystemFsProber(root));
-    MainWindow window(std::move(discovery));
+    MainWindow window{AppServices()};
     phase("window");
     window.resize(1180, 1120);
     window.selectWhenAvailable(QString::fromStdString(disk));
