@@ -95,7 +95,7 @@ std::string statsLine(const cachectl::CacheStats& stats) {
 }
 
 int runStatus(const CliContext& context, const CacheOptions& options) {
-    rpc::HelperClient helper;
+    rpc::Transport& helper = context.helper();
     cachectl::CacheClient client(helper);
     auto probe = client.probe();
     if (!probe) {
@@ -154,7 +154,7 @@ Expected<cachectl::EnableRequest> enableRequest(const CacheOptions& options,
 // "At next boot": the fstab change is shown first, then written by the helper if confirmed.
 int runEnableAtNextBoot(const CliContext& context, const CacheOptions& options,
                         cachectl::EnableRequest request) {
-    rpc::HelperClient helper;
+    rpc::Transport& helper = context.helper();
     cachectl::CacheClient client(helper);
     request.atNextBoot = true;
     cachectl::EnableRequest previewRequest = request;
@@ -204,7 +204,7 @@ int runEnable(const CliContext& context, const CacheOptions& options) {
     if (auto tuned = addTuning(options, request); !tuned) {
         return reportError(context, tuned.error());
     }
-    rpc::HelperClient helper;
+    rpc::Transport& helper = context.helper();
     cachectl::CacheClient client(helper);
     auto probe = client.probe();
     if (!probe) {
@@ -284,7 +284,7 @@ int runEnable(const CliContext& context, const CacheOptions& options) {
 template <typename Call>
 int runSimple(const CliContext& context, const char* verb, const std::string& device, Call call,
               const std::string& done) {
-    rpc::HelperClient helper;
+    rpc::Transport& helper = context.helper();
     cachectl::CacheClient client(helper);
     auto result = call(client);
     if (!result) {
@@ -319,7 +319,7 @@ int runPowerEvent(const CliContext& context, const CacheOptions& options) {
         }
         request.event = *event;
     }
-    rpc::HelperClient helper;
+    rpc::Transport& helper = context.helper();
     auto result = cachectl::CacheClient(helper).power(request);
     if (!result) {
         return reportError(context,

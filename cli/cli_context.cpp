@@ -31,7 +31,7 @@ void printJson(const Json& json) {
     std::cout << json.dump(2) << '\n';
 }
 
-rpc::HelperClient::EventHandler progressPrinter(const CliContext& context) {
+rpc::Transport::EventHandler progressPrinter(const CliContext& context) {
     if (context.json) {
         return {};
     }
@@ -58,8 +58,8 @@ rpc::HelperClient::EventHandler progressPrinter(const CliContext& context) {
 
 Expected<Json> callHelperInterruptible(const CliContext& context, const std::string& verb,
                                        const Json& args, const std::string& cancelling,
-                                       const rpc::HelperClient::EventHandler& onOtherEvent) {
-    rpc::HelperClient helper;
+                                       const rpc::Transport::EventHandler& onOtherEvent) {
+    rpc::Transport& helper = context.helper();
     sigset_t interrupt;
     sigset_t previous;
     sigemptyset(&interrupt);

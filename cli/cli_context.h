@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 
 #include "core/base/error.h"
@@ -13,12 +14,16 @@ namespace ssdk::cli {
 // Exit codes of ssdkeeperctl (docs/cli.md).
 enum ExitCode : int { kExitOk = 0, kExitFailed = 1, kExitUsage = 2 };
 
-// Options every command shares.
+// Options every command shares, and the run's services: the tree to read and the one helper
+// session every command of the run uses (made in main).
 struct CliContext {
     bool json = false;
     std::optional<std::filesystem::path> sysfsRoot; // replay a recorded tree instead of /sys
+    // The helper process, started (through pkexec unless root) on its first call.
+    std::shared_ptr<rpc::Transport> helperSession = std::make_shared<rpc::HelperClient>();
 
     device::Discovery makeDiscovery() const;
+    rpc::Transport& helper() const { return *helperSession; }
 };
 
 // Prints an error for people (stderr) or as {"error": {...}} (stdout) with --json,
@@ -29,7 +34,7 @@ void printJson(const Json& json);
 
 // Shows the helper's "progress" events on stderr for people: one line that updates itself on a
 // terminal, a line per event otherwise; nothing with --json (stdout carries the JSON).
-rpc::HelperClient::EventHandler progressPrinter(const CliContext& context);
+rpc::Transport::EventHandler progressPrinter(const CliContext& context);
 
 // Calls a helper verb that Ctrl-C stops: SIGINT is blocked meanwhile and turned, once, into the
 // helper's cancel message (saying `cancelling` on stderr). "progress" events are shown as
@@ -37,7 +42,7 @@ rpc::HelperClient::EventHandler progressPrinter(const CliContext& context);
 // when the call returns.
 Expected<Json> callHelperInterruptible(const CliContext& context, const std::string& verb,
                                        const Json& args, const std::string& cancelling,
-                                       const rpc::HelperClient::EventHandler& onOtherEvent = {});
+                                       const rpc::Transport::EventHandler& onOtherEvent = {});
 
 // Asks `question [y/N]` on the terminal; `yes` (a --yes flag) answers it. Without a terminal
 // and without `yes` the answer is no, with a message saying to pass --yes.

@@ -24,7 +24,7 @@ Expected<Json> readInfo(const CliContext& context, const std::string& target) {
         }
         return firmware::toJson(firmware::readFirmwareInfo(*device));
     }
-    rpc::HelperClient helper;
+    rpc::Transport& helper = context.helper();
     return helper.call("firmware.info", Json{{"device", target}});
 }
 
@@ -283,7 +283,7 @@ int runUpdate(const CliContext& context, const UpdateOptions& options) {
             return reportError(context, errnoError(ec.value(), "reading the size of " + image));
         }
     }
-    rpc::HelperClient helper;
+    rpc::Transport& helper = context.helper();
     auto plan = helper.call("firmware.plan", planArgs);
     if (!plan) {
         return reportError(context, Error(plan.error())

@@ -22,15 +22,15 @@ namespace ssdk::cli {
 
 namespace {
 
-// Everything a health command needs: a process runner, a helper started on first use
-// (only when not root) and the health service over them.
+// Everything a health command needs: a process runner, the run's helper session (asked only
+// when not root) and the health service over them.
 class HealthContext {
 public:
-    HealthContext()
+    explicit HealthContext(rpc::Transport& helper)
         : m_service(
               m_runner,
-              [this](const std::string& verb, const Json& args) {
-                  return helper().call(verb, args);
+              [&helper](const std::string& verb, const Json& args) {
+                  return helper.call(verb, args);
               },
               ::geteuid() == 0) {
         m_service.setHistory(smart::HealthHistory(lab::userStateDirectory()));
@@ -38,16 +38,9 @@ public:
     }
 
     smart::HealthService& service() { return m_service; }
-    rpc::HelperClient& helper() {
-        if (!m_helper) {
-            m_helper = std::make_unique<rpc::HelperClient>();
-        }
-        return *m_helper;
-    }
 
 private:
     SystemProcessRunner m_runner;
-    std::unique_ptr<rpc::HelperClient> m_helper;
     smart::HealthService m_service;
 };
 
@@ -110,7 +103,7 @@ int runHealth(const CliContext& context, const HealthOptions& options) {
         return reportError(
             context, Error(ErrorCode::InvalidArgument, "give either a device or --replay FILE"));
     }
-    HealthContext health;
+    HealthContext health(context.helper());
     std::optional<smart::RawReport> raw;
     auto result = readHealth(context, health, options, &raw);
     if (!result) {
@@ -151,7 +144,7 @@ std::string renderMetrics(const CliContext& context, HealthContext& health) {
 }
 
 int runMetrics(const CliContext& context, const std::string& listen, const std::string& output) {
-    HealthContext health;
+    HealthContext health(context.helper());
     if (!listen.empty()) {
         auto address = parseListenAddress(listen);
         if (!address) {
@@ -191,7 +184,7 @@ int runSelfTest(const CliContext& context, const std::string& deviceName,
     if (!device) {
         return reportError(context, device.error());
     }
-    HealthContext health;
+    HealthContext health(context.helper());
     if (action == "status") {
         auto result = health.service().read(*device);
         if (!result) {
@@ -219,7 +212,7 @@ int runSelfTest(const CliContext& context, const std::string& deviceName,
     const bool abort = *parsed == smart::SelfTestAction::Abort;
     const Json args =
         abort ? Json{{"device", device->path}} : Json{{"device", device->path}, {"test", action}};
-    auto result = health.helper().call(abort ? "selftest.abort" : "selftest.start", args);
+    auto result = context.helper().call(abort ? "selftest.abort" : "selftest.start", args);
     if (!result) {
         return reportError(
             context, Error(result.error()).addContext(action + " self-test on " + device->path));

@@ -14,7 +14,7 @@ int runLabCreate(const CliContext& context, const lab::LabCreateRequest& request
     if (auto valid = lab::validateLabName(request.name); !valid) {
         return reportError(context, valid.error());
     }
-    rpc::HelperClient helper;
+    rpc::Transport& helper = context.helper();
     auto result = helper.call("lab.create", Json{{"name", request.name},
                                                  {"size", request.size.value},
                                                  {"sector_size", request.logicalSectorSize},
@@ -65,7 +65,7 @@ int runLabList(const CliContext& context) {
 }
 
 int runLabDestroy(const CliContext& context, const std::string& nameOrDevice) {
-    rpc::HelperClient helper;
+    rpc::Transport& helper = context.helper();
     auto result = helper.call("lab.destroy", Json{{"name_or_device", nameOrDevice}});
     if (!result) {
         return reportError(

@@ -22,7 +22,7 @@ namespace {
 
 int callHelper(const CliContext& context, const std::string& verb, const Json& args,
                const std::string& what, Json& result) {
-    rpc::HelperClient helper;
+    rpc::Transport& helper = context.helper();
     auto answer = helper.call(verb, args, progressPrinter(context));
     if (!answer) {
         return reportError(context, Error(answer.error()).addContext(what));
@@ -230,7 +230,7 @@ struct EraseArgs {
 };
 
 // Suspends the machine for 5 s so a security-frozen ATA drive unfreezes; erases nothing.
-int runUnfreeze(const CliContext& context, rpc::HelperClient& helper, const EraseArgs& args) {
+int runUnfreeze(const CliContext& context, rpc::Transport& helper, const EraseArgs& args) {
     auto result =
         helper.call("erase.unfreeze", Json{{"device", args.device}}, progressPrinter(context));
     if (!result) {
@@ -251,7 +251,7 @@ int runUnfreeze(const CliContext& context, rpc::HelperClient& helper, const Eras
 }
 
 int runErase(const CliContext& context, const EraseArgs& args) {
-    rpc::HelperClient helper;
+    rpc::Transport& helper = context.helper();
     if (args.unfreeze) {
         return runUnfreeze(context, helper, args);
     }

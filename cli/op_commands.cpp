@@ -29,7 +29,7 @@ struct Inspected {
     std::optional<FilesystemUsage> usage;
 };
 
-Expected<Inspected> inspect(const CliContext& context, rpc::HelperClient& helper,
+Expected<Inspected> inspect(const CliContext& context, rpc::Transport& helper,
                             const std::string& path) {
     auto device = context.makeDiscovery().find(path);
     if (!device) {
@@ -76,7 +76,7 @@ std::string journalLine(const Json& journal) {
 }
 
 int runPlan(const CliContext& context, const OpOptions& options) {
-    rpc::HelperClient helper;
+    rpc::Transport& helper = context.helper();
     auto inspected = inspect(context, helper, options.device);
     if (!inspected) {
         return reportError(context, inspected.error());
@@ -104,7 +104,7 @@ int runPlan(const CliContext& context, const OpOptions& options) {
 }
 
 int runApply(const CliContext& context, const OpOptions& options) {
-    rpc::HelperClient helper;
+    rpc::Transport& helper = context.helper();
     auto inspected = inspect(context, helper, options.device);
     if (!inspected) {
         return reportError(context, inspected.error());
@@ -167,7 +167,7 @@ int runJournalVerb(const CliContext& context, const OpOptions& options, const st
     if (!confirmed(options.yes, question + " on " + device->path + "?")) {
         return reportError(context, Error(ErrorCode::Cancelled, "not confirmed; nothing done"));
     }
-    rpc::HelperClient helper;
+    rpc::Transport& helper = context.helper();
     auto result = helper.call(verb, args, progressPrinter(context));
     if (!result) {
         return reportError(context, Error(result.error()).addContext(verb + " " + device->path));
