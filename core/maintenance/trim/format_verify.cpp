@@ -22,7 +22,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::size_t kBlock = 4096;
+// The bytes read (and checked for a hole in the image) per sampled block.
+constexpr std::size_t kProbeBlock = 4096;
 
 struct Sample {
     std::uint64_t offset;
@@ -102,8 +103,8 @@ std::vector<std::uint64_t> extentSample(const std::string& device, const std::st
                 if (!extent.mappable) {
                     continue;
                 }
-                for (std::uint64_t pos = 0; pos + kBlock <= extent.length && all.size() < 65536;
-                     pos += kBlock) {
+                for (std::uint64_t pos = 0;
+                     pos + kProbeBlock <= extent.length && all.size() < 65536; pos += kProbeBlock) {
                     all.push_back(extent.physical + pos);
                 }
             }
@@ -120,11 +121,11 @@ std::vector<std::uint64_t> extentSample(const std::string& device, const std::st
 
 std::vector<std::uint64_t> scanSample(const DirectReader& reader, std::uint32_t wanted) {
     std::vector<std::uint64_t> offsets;
-    const std::uint64_t blocks = reader.size().value / kBlock;
+    const std::uint64_t blocks = reader.size().value / kProbeBlock;
     const std::uint64_t probes = std::min<std::uint64_t>(blocks, 16384);
-    AlignedBuffer buffer(kBlock);
+    AlignedBuffer buffer(kProbeBlock);
     for (std::uint64_t i = 0; i < probes && offsets.size() < wanted; ++i) {
-        const std::uint64_t offset = (blocks * i / probes) * kBlock;
+        const std::uint64_t offset = (blocks * i / probes) * kProbeBlock;
         if (reader.read(offset, buffer.span()) &&
             classifyBlock(buffer.span()) == BlockContent::Other) {
             offsets.push_back(offset);
@@ -251,9 +252,10 @@ Expected<FormatResult> quickFormat(const std::string& partition, const FormatOpt
             offsets = scanSample(*reader, options.sampleBlocks);
             result.sampleSource = "non-empty-scan";
         }
-        AlignedBuffer buffer(kBlock);
+        AlignedBuffer buffer(kProbeBlock);
         for (const std::uint64_t offset : offsets) {
-            if (offset + kBlock > reader->size().value || !reader->read(offset, buffer.span())) {
+            if (offset + kProbeBlock > reader->size().value ||
+                !reader->read(offset, buffer.span())) {
                 continue;
             }
             if (classifyBlock(buffer.span()) != BlockContent::Other) {
@@ -286,7 +288,7 @@ Expected<FormatResult> quickFormat(const std::string& partition, const FormatOpt
         return result;
     }
     report(0.8, "reading the sampled blocks back");
-    AlignedBuffer buffer(kBlock);
+    AlignedBuffer buffer(kProbeBlock);
     std::vector<bool> discarded;
     for (const Sample& sample : samples) {
         if (auto read = reader->read(sample.offset, buffer.span()); !read) {
@@ -329,7 +331,7 @@ Expected<FormatResult> quickFormat(const std::string& partition, const FormatOpt
     if (auto image = labImageOf(root, partition)) {
         std::uint32_t holes = 0, agreements = 0;
         for (std::size_t i = 0; i < samples.size(); ++i) {
-            auto hole = isHoleInFile(image->first, image->second + samples[i].offset, kBlock);
+            auto hole = isHoleInFile(image->first, image->second + samples[i].offset, kProbeBlock);
             const bool isHole = hole && *hole;
             holes += isHole ? 1U : 0U;
             agreements += isHole == discarded[i] ? 1U : 0U;
