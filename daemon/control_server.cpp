@@ -4,7 +4,6 @@
 #include <array>
 #include <cerrno>
 #include <poll.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 
@@ -28,8 +27,7 @@ Expected<std::unique_ptr<ControlServer>> ControlServer::listen(const std::filesy
 ControlServer::ControlServer(UniqueFd listener, std::filesystem::path path, Handler handler)
     : m_listener(std::move(listener))
     , m_path(std::move(path))
-    , m_handler(std::move(handler))
-    , m_stopEvent(::eventfd(0, EFD_CLOEXEC)) {}
+    , m_handler(std::move(handler)) {}
 
 ControlServer::~ControlServer() {
     stop();
@@ -43,8 +41,7 @@ void ControlServer::stop() {
     if (m_stopping.exchange(true)) {
         return;
     }
-    const std::uint64_t one = 1;
-    (void)!::write(m_stopEvent.get(), &one, sizeof(one));
+    m_stopWaker.wake();
     if (m_acceptThread.joinable()) {
         m_acceptThread.join();
     }
@@ -65,8 +62,9 @@ void ControlServer::stop() {
 
 void ControlServer::acceptLoop() {
     while (!m_stopping.load()) {
-        std::array<pollfd, 2> fds{pollfd{.fd = m_listener.get(), .events = POLLIN, .revents = 0},
-                                  pollfd{.fd = m_stopEvent.get(), .events = POLLIN, .revents = 0}};
+        std::array<pollfd, 2> fds{
+            pollfd{.fd = m_listener.get(), .events = POLLIN, .revents = 0},
+            pollfd{.fd = m_stopWaker.descriptor(), .events = POLLIN, .revents = 0}};
         if (::poll(fds.data(), fds.size(), -1) < 0) {
             if (errno == EINTR) {
                 continue;

@@ -16,6 +16,7 @@
 #include "core/base/error.h"
 #include "core/base/json.h"
 #include "core/base/unique_fd.h"
+#include "core/cachectl/waker.h"
 
 namespace ssdk::daemon {
 
@@ -62,7 +63,7 @@ private:
     UniqueFd m_listener;
     std::filesystem::path m_path;
     Handler m_handler;
-    UniqueFd m_stopEvent;
+    cachectl::Waker m_stopWaker; // wakes the accept loop
     std::atomic<bool> m_stopping{false};
     std::thread m_acceptThread;
     std::mutex m_mutex;

@@ -2,10 +2,9 @@
 
 #include <array>
 #include <cerrno>
-#include <cstdint>
 #include <poll.h>
 #include <string>
-#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "core/base/log.h"
 #include "core/rpc/protocol.h"
@@ -17,9 +16,10 @@ CancelWatch::CancelWatch(int fd, std::function<void()> onCancel)
     if (fd < 0) {
         return;
     }
-    m_stop.reset(::eventfd(0, EFD_CLOEXEC));
-    if (!m_stop.valid()) {
-        log::get("helper")->error("eventfd failed ({}); the run cannot be cancelled", errno);
+    m_stop.emplace();
+    if (!m_stop->valid()) {
+        log::get("helper")->error("eventfd failed ({}); the run cannot be cancelled",
+                                  m_stop->creationErrno());
         return;
     }
     m_thread = std::thread([this, fd] { watch(fd); });
@@ -27,8 +27,7 @@ CancelWatch::CancelWatch(int fd, std::function<void()> onCancel)
 
 CancelWatch::~CancelWatch() {
     if (m_thread.joinable()) {
-        const std::uint64_t one = 1;
-        (void)!::write(m_stop.get(), &one, sizeof one);
+        m_stop->wake();
         m_thread.join();
     }
 }
@@ -36,7 +35,7 @@ CancelWatch::~CancelWatch() {
 void CancelWatch::watch(int fd) {
     std::string line;
     while (true) {
-        std::array<pollfd, 2> fds{pollfd{fd, POLLIN, 0}, pollfd{m_stop.get(), POLLIN, 0}};
+        std::array<pollfd, 2> fds{pollfd{fd, POLLIN, 0}, pollfd{m_stop->descriptor(), POLLIN, 0}};
         if (::poll(fds.data(), fds.size(), -1) < 0) {
             if (errno == EINTR) {
                 continue;

@@ -1,9 +1,10 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <thread>
 
-#include "core/base/unique_fd.h"
+#include "core/cachectl/waker.h"
 
 namespace ssdk::helper {
 
@@ -23,7 +24,7 @@ private:
     void watch(int fd);
 
     std::function<void()> m_onCancel;
-    UniqueFd m_stop; // an eventfd that wakes the thread's poll when the verb is done
+    std::optional<cachectl::Waker> m_stop; // wakes the thread's poll when the verb is done
     std::thread m_thread;
 };
 

@@ -9,11 +9,11 @@
 #include <sstream>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "core/base/log.h"
 #include "core/base/unique_fd.h"
+#include "core/device/devno.h"
 #include "core/perf/sampler.h"
 
 namespace ssdk::perf {
@@ -31,8 +31,7 @@ std::string deviceNameOf(const fs::path& dir) {
         return {};
     }
     std::error_code ec;
-    const auto link = fs::read_symlink(
-        fmt::format("/sys/dev/block/{}:{}", major(info.st_dev), minor(info.st_dev)), ec);
+    const auto link = fs::read_symlink("/sys/dev/block/" + device::devnoText(info.st_dev), ec);
     return ec ? std::string() : link.filename().string();
 }
 

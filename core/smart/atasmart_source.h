@@ -6,6 +6,7 @@ namespace ssdk::smart {
 
 // libatasmart in-process (ATA only; needs root: it opens the device read-write for ioctls).
 // It captures the same blob `skdump --save` writes, parsed by parseAtasmartBlob().
+// Implemented where libatasmart is (platform/linux/atasmart_source.cpp).
 class AtasmartSource final : public SmartSource {
 public:
     std::string_view name() const override { return "libatasmart"; }

@@ -17,15 +17,7 @@ include_re="^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]($linux_only)"
 
 # path <TAB> why it is still here and what removes it
 allowlist="$(cat <<'LIST'
-core/smart/atasmart_disk.h	libatasmart, the in-process Linux ATA fallback: moves to core/smart/platform/linux/ (issue 27 section 3, Platform interface)
-core/smart/atasmart_parser.cpp	libatasmart (as above)
-core/smart/atasmart_source.cpp	libatasmart (as above)
-core/maintenance/trim/stack.cpp	major()/minor() from <sys/sysmacros.h>: one dev_t -> "MAJ:MIN" function in core/device's platform seam serves this file, perf/fio_runner.cpp and helper/validation.cpp (issue 27 section 3)
-core/perf/fio_runner.cpp	major()/minor() (as above)
-helper/validation.cpp	major()/minor() (as above)
-core/cachectl/nbd/server.cpp	eventfd to wake the poll loop: a portable wake-up (self-pipe) or a platform/linux/ waker (issue 27 section 3)
-daemon/control_server.cpp	eventfd (as above)
-helper/cancel_watch.cpp	eventfd (as above)
+helper/validation.cpp	major()/minor() from <sys/sysmacros.h>: device::devnoText (core/device/devno.h) replaces them (issue 27 section 3)
 LIST
 )"
 

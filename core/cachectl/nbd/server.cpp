@@ -9,7 +9,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 
 #include "core/base/log.h"
@@ -51,8 +50,7 @@ void setReceiveTimeout(int fd, std::chrono::seconds timeout) {
 
 Server::Server(std::vector<std::shared_ptr<Export>> exports, ServerOptions options)
     : m_exports(std::move(exports))
-    , m_options(options)
-    , m_stopEvent(::eventfd(0, EFD_CLOEXEC)) {}
+    , m_options(options) {}
 
 Server::~Server() {
     stop();
@@ -123,8 +121,9 @@ void Server::start() {
 void Server::acceptLoop(int listenFd) {
     auto logger = log::get("nbd");
     while (!m_stopping.load()) {
-        std::array<pollfd, 2> fds{pollfd{.fd = listenFd, .events = POLLIN, .revents = 0},
-                                  pollfd{.fd = m_stopEvent.get(), .events = POLLIN, .revents = 0}};
+        std::array<pollfd, 2> fds{
+            pollfd{.fd = listenFd, .events = POLLIN, .revents = 0},
+            pollfd{.fd = m_stopWaker.descriptor(), .events = POLLIN, .revents = 0}};
         if (::poll(fds.data(), fds.size(), -1) < 0) {
             if (errno == EINTR) {
                 continue;
@@ -362,10 +361,7 @@ void Server::stop() {
     if (m_stopping.exchange(true)) {
         return;
     }
-    if (m_stopEvent.valid()) {
-        const std::uint64_t one = 1;
-        (void)!::write(m_stopEvent.get(), &one, sizeof(one));
-    }
+    m_stopWaker.wake();
     for (auto& thread : m_acceptThreads) {
         thread.join();
     }

@@ -29,6 +29,7 @@
 #include "core/cachectl/nbd/export.h"
 #include "core/cachectl/nbd/handshake.h"
 #include "core/cachectl/nbd/protocol.h"
+#include "core/cachectl/waker.h"
 
 namespace ssdk::cachectl::nbd {
 
@@ -88,7 +89,7 @@ private:
     std::vector<UniqueFd> m_listeners;
     std::vector<std::filesystem::path> m_socketPaths;
     std::vector<std::thread> m_acceptThreads;
-    UniqueFd m_stopEvent; // eventfd that wakes the accept loops
+    Waker m_stopWaker; // wakes the accept loops
     std::atomic<bool> m_stopping{false};
 
     mutable std::mutex m_connectionsMutex;

@@ -3,8 +3,8 @@
 #include <cctype>
 #include <filesystem>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 
+#include "core/device/devno.h"
 #include "core/device/mountinfo.h"
 #include "core/maintenance/transport/platform/linux/libnvme_transport.h"
 
@@ -223,8 +223,7 @@ Expected<StackSnapshot> snapshotStack(const std::string& target, const SysfsRoot
         }
         struct stat st {};
         if (root.isLive() && ::stat(node.c_str(), &st) == 0 && S_ISBLK(st.st_mode)) {
-            auto found = nameForDevno(root, std::to_string(major(st.st_rdev)) + ":" +
-                                                std::to_string(minor(st.st_rdev)));
+            auto found = nameForDevno(root, device::devnoText(st.st_rdev));
             name = found.value_or(node.filename().string());
         } else {
             name = node.filename().string();

@@ -6,7 +6,7 @@
 #include <memory>
 #include <unistd.h>
 
-#include "core/smart/atasmart_disk.h"
+#include "core/smart/platform/linux/atasmart_disk.h"
 
 namespace ssdk::smart {
 
