@@ -6,7 +6,8 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
+
+#include "core/device/devno.h"
 
 namespace ssdk::helper {
 
@@ -41,7 +42,7 @@ Expected<ValidatedNode> validateBlockDeviceNode(std::string_view path, const Dev
     }
     // The node must be the kernel's own for that name, not a stray mknod with other numbers.
     const std::string name = real.substr(5);
-    const std::string devno = fmt::format("{}:{}", major(info.st_rdev), minor(info.st_rdev));
+    const std::string devno = device::devnoText(info.st_rdev);
     const auto sysDevno =
         discovery.root().tryString(discovery.root().sys() / "class" / "block" / name / "dev");
     if (!sysDevno || *sysDevno != devno) {

@@ -6,7 +6,8 @@
 
 #include "core/device/devno.h"
 #include "core/device/mountinfo.h"
-#include "core/maintenance/transport/platform/linux/libnvme_transport.h"
+#include "core/maintenance/transport/nvme_admin.h"
+#include "core/maintenance/transport/nvme_commands.h"
 
 namespace ssdk::maintenance::trim {
 
@@ -189,12 +190,12 @@ fs::path blockSysfsDir(const SysfsRoot& root, const std::string& name) {
 
 NvmeIdentifyReader liveNvmeIdentifyReader() {
     return [](const std::string& path) -> std::optional<std::pair<NvmeController, NvmeNamespace>> {
-        auto nvme = transport::LibnvmeTransport::open(path);
+        auto nvme = transport::openNvmeAdmin(path);
         if (!nvme) {
             return std::nullopt;
         }
-        auto ctrlBytes = nvme->identifyController();
-        auto nsBytes = nvme->identifyNamespace();
+        auto ctrlBytes = transport::identifyController(**nvme);
+        auto nsBytes = transport::identifyNamespace(**nvme);
         if (!ctrlBytes || !nsBytes) {
             return std::nullopt;
         }
