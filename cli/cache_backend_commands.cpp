@@ -379,7 +379,9 @@ std::string describeCacheStatus(const cachectl::ProbeReply& probe,
                             record.active.cachedDevice, record.active.backend,
                             formatIec(Bytes(plan.cacheBytes)), cachectl::toString(plan.mode),
                             cachectl::toString(plan.compression),
-                            record.phase == "active" ? "" : " [" + record.phase + "]");
+                            record.phase == cachectl::CachePhase::Active
+                                ? std::string()
+                                : " [" + std::string(cachectl::toString(record.phase)) + "]");
         if (record.mount) {
             text += "  mounted on " + record.mount->mountPoint + "\n";
         }

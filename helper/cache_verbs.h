@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "core/base/sysfs_root.h"
-#include "core/cachectl/backend_manager.h"
+#include "core/cachectl/cache_manager.h"
 #include "helper/helper_service.h"
 #include "helper/validation.h"
 

@@ -353,7 +353,7 @@ void RamCachePage::applyEnabled(const cachectl::EnableReply& reply) {
         return;
     }
     const auto& record = *reply.record;
-    if (record.phase == "scheduled") {
+    if (record.phase == cachectl::CachePhase::Scheduled) {
         m_message->setText(
             tr("At next boot %1 stacks the cache, and /etc/fstab mounts %2. Nothing changed "
                "now; untick to put fstab back.")
@@ -837,7 +837,7 @@ void RamCachePage::applySafety(const std::optional<cachectl::CacheStatus>& activ
             state << tr("At boot: %1, mounted through %2.")
                          .arg(toQString(record.boot->unit), toQString(record.boot->fstab));
         }
-        if (record.phase == "scheduled") {
+        if (record.phase == cachectl::CachePhase::Scheduled) {
             state << tr("Scheduled: the cache is stacked at the next boot.");
         }
     }

@@ -1,6 +1,11 @@
 #include "core/cachectl/fstab.h"
 
+#include <cerrno>
 #include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+#include "core/base/atomic_file.h"
 
 namespace ssdk::cachectl {
 
@@ -197,6 +202,40 @@ std::string systemdEscapePath(std::string_view path) {
 
 std::string bootUnitName(const std::string& originPath) {
     return "ssdkeeper-cache@" + systemdEscapePath(originPath) + ".service";
+}
+
+bool hasLine(std::string_view text, std::string_view line) {
+    while (!text.empty()) {
+        const auto end = text.find('\n');
+        if (text.substr(0, end) == line) {
+            return true;
+        }
+        if (end == std::string_view::npos) {
+            break;
+        }
+        text.remove_prefix(end + 1);
+    }
+    return false;
+}
+
+Expected<std::string> readFstabFile(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return failErrno(errno, "reading " + path.string());
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+Expected<void> writeFstabFile(const std::filesystem::path& path, const std::string& text) {
+    std::error_code error;
+    const auto status = std::filesystem::status(path, error);
+    const mode_t mode =
+        std::filesystem::exists(status)
+            ? static_cast<mode_t>(status.permissions() & std::filesystem::perms::mask)
+            : 0644;
+    return writeFileAtomically(path, text, mode);
 }
 
 } // namespace ssdk::cachectl

@@ -2,8 +2,9 @@
 // /etc/fstab and systemd names for "at next boot" (docs/ram-cache.md): the one line that mounts
 // a cached filesystem is rewritten to mount the cache device and to require the unit that
 // stacks the cache (x-systemd.requires=), shown to the user as a diff first, and later put back
-// exactly as it was. Pure text functions; the manager reads and writes the file.
+// exactly as it was. Pure text functions, and the file's reading and writing.
 #include <cstddef>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,5 +52,14 @@ Expected<std::string> replaceFstabLine(std::string_view text, const std::string&
 std::string systemdEscapePath(std::string_view path);
 // The boot unit instance stacking the cache over `originPath` ("ssdkeeper-cache@….service").
 std::string bootUnitName(const std::string& originPath);
+
+// Whether `text` holds `line` as one whole line. Pure.
+bool hasLine(std::string_view text, std::string_view line);
+
+// The whole file.
+Expected<std::string> readFstabFile(const std::filesystem::path& path);
+// Replaces the file through a synced temporary file (writeFileAtomically), keeping its mode
+// (0644 for a new file).
+Expected<void> writeFstabFile(const std::filesystem::path& path, const std::string& text);
 
 } // namespace ssdk::cachectl

@@ -18,7 +18,7 @@
 #include "core/base/error.h"
 #include "core/base/json.h"
 #include "core/cachectl/backend.h"
-#include "core/cachectl/backend_manager.h"
+#include "core/cachectl/cache_manager.h"
 #include "core/cachectl/power.h"
 
 namespace ssdk::cachectl {

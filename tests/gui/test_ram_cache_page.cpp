@@ -25,7 +25,7 @@
 #include "app/pages/ram_cache_page.h"
 #include "core/base/replay_process_runner.h"
 #include "core/cachectl/backend_fake.h"
-#include "core/cachectl/backend_manager.h"
+#include "core/cachectl/cache_manager.h"
 #include "tests/gui/cache_verbs_host.h"
 #include "tests/gui/gui_support.h"
 

@@ -8,7 +8,7 @@
 // now unmounts and mounts that). A partition holding a plain filesystem is refused: bcache
 // cannot cache it without reformatting.
 #include "core/cachectl/backend.h"
-#include "core/cachectl/backend_host.h"
+#include "core/cachectl/host_env.h"
 
 namespace ssdk::cachectl {
 

@@ -9,7 +9,7 @@
 #include <optional>
 
 #include "core/cachectl/backend.h"
-#include "core/cachectl/backend_host.h"
+#include "core/cachectl/host_env.h"
 
 namespace ssdk::cachectl {
 

@@ -1,6 +1,6 @@
 #pragma once
 #include "core/cachectl/backend.h"
-#include "core/cachectl/backend_host.h"
+#include "core/cachectl/host_env.h"
 
 namespace ssdk::cachectl {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "core/cachectl/backend.h"
-#include "core/cachectl/backend_host.h"
+#include "core/cachectl/host_env.h"
 
 namespace ssdk::cachectl {
 

@@ -7,7 +7,7 @@
 
 #include "core/base/replay_process_runner.h"
 #include "core/cachectl/backend.h"
-#include "core/cachectl/backend_host.h"
+#include "core/cachectl/host_env.h"
 
 namespace ssdk::cachectl::testing {
 

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/cachectl/backend_fake.h"
-#include "core/cachectl/backend_manager.h"
+#include "core/cachectl/cache_manager.h"
 #include "core/cachectl/fstab.h"
 #include "core/cachectl/power.h"
 #include "tests/unit/cachectl/cache_backend_fixture.h"
@@ -162,7 +162,7 @@ TEST_CASE("at next boot: fstab shown, changed with a backup, stacked by the unit
               .code() == ErrorCode::Busy);
     auto record = manager.enableAtBoot("fake", labPlan(), PowerPolicy{true, ""}, preview->after);
     REQUIRE(record);
-    CHECK(record->phase == "scheduled");
+    CHECK(record->phase == CachePhase::Scheduled);
     REQUIRE(record->boot);
     CHECK(record->boot->device == "/dev/disk/by-partuuid/4c1d-01");
     CHECK(record->boot->unit == kUnit);
@@ -183,7 +183,7 @@ TEST_CASE("at next boot: fstab shown, changed with a backup, stacked by the unit
     setup.host.file("/proc/self/mountinfo", "");
     auto attached = setup.manager().attach("/dev/disk/by-partuuid/4c1d-01", false);
     REQUIRE(attached);
-    CHECK(attached->phase == "active");
+    CHECK(attached->phase == CachePhase::Active);
     CHECK(attached->active.plan.origin == "/dev/labx3");
     CHECK(attached->active.cachedDevice == "/dev/mapper/ssdk-labx1");
     CHECK(setup.fake->calls() == std::vector<std::string>{"enable /dev/labx3"});
@@ -191,7 +191,7 @@ TEST_CASE("at next boot: fstab shown, changed with a backup, stacked by the unit
     // Shutdown: the mount is gone first, then the unit stops: flushed, torn down, scheduled.
     auto detached = setup.manager().detach("/dev/disk/by-partuuid/4c1d-01");
     REQUIRE(detached);
-    CHECK(detached->phase == "scheduled");
+    CHECK(detached->phase == CachePhase::Scheduled);
     CHECK(setup.fake->calls().back() == "disable /dev/labx3");
 
     // Booted again, mounted from the cache by fstab; the user turns it off.

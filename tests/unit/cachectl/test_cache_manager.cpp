@@ -2,7 +2,7 @@
 #include <sys/stat.h>
 
 #include "core/cachectl/backend_fake.h"
-#include "core/cachectl/backend_manager.h"
+#include "core/cachectl/cache_manager.h"
 #include "tests/unit/cachectl/cache_backend_fixture.h"
 
 using namespace ssdk;
@@ -59,7 +59,7 @@ TEST_CASE("an unmounted device is cached, operated and released, the journal fol
 
     auto record = manager.enable("fake", labPlan(), false);
     REQUIRE(record);
-    CHECK(record->phase == "active");
+    CHECK(record->phase == CachePhase::Active);
     CHECK_FALSE(record->mount);
     CHECK(std::filesystem::exists(setup.state / "ssdk-labx1.json"));
     CHECK(manager.enable("fake", labPlan(), false).error().code() == ErrorCode::Busy);

@@ -30,7 +30,8 @@ CacheRecord sampleRecord() {
                    Compression::Zstd, CacheMode::WriteBack, ""};
     plan.sequentialCutoff = 0;
     plan.writebackPercent = 20;
-    CacheRecord record{"active", ActiveCache{"bcache", plan, "/dev/bcache0", Json{{"set", "abc"}}},
+    CacheRecord record{CachePhase::Active,
+                       ActiveCache{"bcache", plan, "/dev/bcache0", Json{{"set", "abc"}}},
                        MountRecord{"/mnt/data", "ext4", "rw,noatime"}};
     record.power = PowerPolicy{true, "battery"};
     record.boot = BootRecord{"/dev/disk/by-partuuid/1", "ssdkeeper-cache@x.service", "/etc/fstab",

@@ -8,68 +8,20 @@
 // stacked, and the cached device mounted at the same mount point with the same options.
 // Disabling unmounts the cached device, disables the backend (which flushes first) and mounts
 // the origin back where it was.
+//
+// One class in three files, one concern each: cache_manager.cpp (enable, disable, flush,
+// mode, size, status and the journal), cache_manager_boot.cpp ("at next boot": the fstab line
+// and the boot unit) and cache_manager_power.cpp (power events and the power-safe policy).
+// What a journal holds is in cache_record.h.
 #include <filesystem>
 
 #include "core/cachectl/backend.h"
-#include "core/cachectl/backend_host.h"
+#include "core/cachectl/cache_record.h"
 #include "core/cachectl/fstab.h"
+#include "core/cachectl/host_env.h"
 #include "core/cachectl/power.h"
 
 namespace ssdk::cachectl {
-
-struct MountRecord {
-    std::string mountPoint;
-    std::string fsType;
-    std::string options;
-};
-
-// "At next boot": the boot unit stacks the cache before the filesystem is mounted, and the
-// fstab line mounts the cache device. What is needed to undo it exactly.
-struct BootRecord {
-    std::string device; // the origin by a name that survives reboots (/dev/disk/by-partuuid/…)
-    std::string unit;   // ssdkeeper-cache@….service
-    std::string fstab;  // the file changed, "/etc/fstab"
-    std::string lineBefore;
-    std::string lineAfter;
-};
-
-// One journal: the cache, where its filesystem was mounted, and how far enabling got.
-struct CacheRecord {
-    // "enabling", "active", "disabling"; "scheduled": an at-next-boot cache not stacked now
-    // (before the first reboot, or between the unit's stop and its next start).
-    std::string phase;
-    ActiveCache active;
-    std::optional<MountRecord> mount;
-    PowerPolicy power;
-    std::optional<BootRecord> boot;
-};
-
-Json toJson(const CacheRecord& record);
-Expected<CacheRecord> cacheRecordFromJson(const Json& json);
-
-struct BackendReport {
-    std::string name;
-    std::string title;
-    ProbeResult probe;
-    Capabilities capabilities;
-};
-Json toJson(const BackendReport& report);
-
-struct CacheStatus {
-    CacheRecord record;
-    std::optional<CacheStats> stats;
-    std::string statsError;
-};
-Json toJson(const CacheStatus& status);
-
-// What a power event did to one cache.
-struct PowerOutcome {
-    std::string name;
-    std::string origin;
-    std::string action; // PowerDecision::reason, empty when nothing was to do
-    std::string error;  // empty on success
-};
-Json toJson(const PowerOutcome& outcome);
 
 // Where the pieces of "at next boot" are, relative to HostEnv::root.
 struct BootPaths {

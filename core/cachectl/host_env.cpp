@@ -1,4 +1,4 @@
-#include "core/cachectl/backend_host.h"
+#include "core/cachectl/host_env.h"
 
 #include <cstdlib>
 #include <fstream>
