@@ -20,6 +20,7 @@
 #include "core/device/discovery.h"
 #include "core/lab/lab.h"
 #include "tests/integration/lab/lab_scratch.h"
+#include "tests/support/sparse_file.h"
 
 namespace ssdk::test {
 
@@ -215,30 +216,6 @@ inline int fsckExit(const std::string& partition) {
 inline std::uint64_t kernelPartitionSize(const std::string& device) {
     const std::string name = std::filesystem::path(device).filename().string();
     return SysfsRoot().tryU64("/sys/block/" + name + "/" + name + "p1/size").value_or(0) * 512;
-}
-
-// Bytes of [start, end) of a file backed by real blocks (SEEK_DATA / SEEK_HOLE).
-inline std::uint64_t allocatedInRange(const std::filesystem::path& file, std::uint64_t start,
-                                      std::uint64_t end) {
-    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    REQUIRE(fd >= 0);
-    std::uint64_t total = 0;
-    auto position = static_cast<off_t>(start);
-    while (static_cast<std::uint64_t>(position) < end) {
-        const off_t data = ::lseek(fd, position, SEEK_DATA);
-        if (data < 0 || static_cast<std::uint64_t>(data) >= end) {
-            break;
-        }
-        off_t hole = ::lseek(fd, data, SEEK_HOLE);
-        if (hole < 0) {
-            hole = static_cast<off_t>(end);
-        }
-        total += std::min<std::uint64_t>(static_cast<std::uint64_t>(hole), end) -
-                 static_cast<std::uint64_t>(data);
-        position = hole;
-    }
-    ::close(fd);
-    return total;
 }
 
 inline std::uint64_t allocatedTotal(const std::filesystem::path& file) {

@@ -1,5 +1,6 @@
 // Each health rule on its own, fed the smallest report that shows what it finds and misses.
 #include <catch2/catch.hpp>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -410,4 +411,302 @@ TEST_CASE("assessHealth combines the rules' findings worst first, in rule order 
     report.nvme->numErrLogEntries = UInt128(2);
     CHECK(assessHealth(report).verdict == Verdict::Good);
     CHECK(assessHealth(SmartReport{}).verdict == Verdict::Unknown);
+}
+
+// Boundaries: every comparison of every rule at its limit, one below and one above, so that
+// flipping >= to >, < to <=, && to ||, or a limit by one changes a finding. Run
+// tests/mutation/mutate.py to see that they do.
+namespace {
+
+// What `check` finds for each report `vary` makes from `base` with one value each.
+template <typename Value>
+void checkBoundary(const SmartReport& base, HealthCheck* check, const AssessmentOptions& options,
+                   const std::function<void(SmartReport&, Value)>& vary,
+                   const std::vector<std::pair<Value, Findings>>& valuesAndFindings) {
+    for (const auto& [value, expected] : valuesAndFindings) {
+        INFO("value " << +value);
+        SmartReport report = base;
+        vary(report, value);
+        CHECK(findingsOf(check(report, options)) == expected);
+    }
+}
+
+AssessmentOptions boundaryOptions(std::uint8_t wearCaution, std::uint8_t spareMargin) {
+    AssessmentOptions options;
+    options.thresholds.wearCautionPercentUsed = wearCaution;
+    options.thresholds.spareCautionMarginPercent = spareMargin;
+    return options;
+}
+
+} // namespace
+
+TEST_CASE("boundaries: wear-out at 100 %, wear-high at the caution threshold", "[health-rules]") {
+    auto setUsed = [](SmartReport& report, int used) {
+        report.nvme->percentageUsed = static_cast<std::uint8_t>(used);
+    };
+    const Findings none, high{"wear-high:caution"}, out{"wear-out:caution"};
+    checkBoundary<int>(bareNvmeReport(), checkWear, kDefaultOptions, setUsed,
+                       {{0, none},
+                        {89, none},
+                        {90, high},
+                        {91, high},
+                        {99, high},
+                        {100, out},
+                        {101, out},
+                        {255, out}});
+    checkBoundary<int>(bareNvmeReport(), checkWear, boundaryOptions(50, 10), setUsed,
+                       {{49, none}, {50, high}, {51, high}});
+    // A caution threshold at or above 100 %: only wear-out is left, and it starts at 100.
+    checkBoundary<int>(bareNvmeReport(), checkWear, boundaryOptions(100, 10), setUsed,
+                       {{99, none}, {100, out}, {101, out}});
+    checkBoundary<int>(bareNvmeReport(), checkWear, boundaryOptions(101, 10), setUsed,
+                       {{99, none}, {100, out}});
+    // No wear figure at all: nothing to judge.
+    CHECK(checkWear(bareNvmeReport(), boundaryOptions(0, 10)).empty());
+}
+
+TEST_CASE("boundaries: spare below the drive's threshold, and within the caution margin",
+          "[health-rules]") {
+    SmartReport base = bareNvmeReport();
+    base.nvme->availableSpareThreshold = 10;
+    auto setSpare = [](SmartReport& report, int spare) {
+        report.nvme->availableSpare = static_cast<std::uint8_t>(spare);
+    };
+    const Findings none, low{"spare-low:caution"}, below{"spare-below-threshold:bad"};
+    checkBoundary<int>(base, checkNvmeAvailableSpare, kDefaultOptions, setSpare,
+                       {{0, below},
+                        {9, below},
+                        {10, low},
+                        {11, low},
+                        {19, low},
+                        {20, low},
+                        {21, none},
+                        {100, none}});
+    // No margin: only the threshold itself is close.
+    checkBoundary<int>(base, checkNvmeAvailableSpare, boundaryOptions(90, 0), setSpare,
+                       {{9, below}, {10, low}, {11, none}});
+    // A threshold of 0: nothing is below it.
+    base.nvme->availableSpareThreshold = 0;
+    checkBoundary<int>(base, checkNvmeAvailableSpare, boundaryOptions(90, 0), setSpare,
+                       {{0, low}, {1, none}});
+    // The spare unknown (the threshold unknown: see the spare rule's own test).
+    base.nvme->availableSpare.reset();
+    CHECK(checkNvmeAvailableSpare(base, kDefaultOptions).empty());
+}
+
+TEST_CASE("boundaries: temperature at, below and above the warning and critical limits",
+          "[health-rules]") {
+    SmartReport base = bareNvmeReport();
+    base.temperatureWarningC = 70;
+    base.temperatureCriticalC = 80;
+    auto setNow = [](SmartReport& report, int now) { report.temperatureC = now; };
+    const Findings none, high{"temperature-high:caution"}, critical{"temperature-critical:bad"};
+    checkBoundary<int>(base, checkTemperature, kDefaultOptions, setNow,
+                       {{-40, none},
+                        {69, none},
+                        {70, high},
+                        {71, high},
+                        {79, high},
+                        {80, critical},
+                        {81, critical}});
+    // Only one limit known: the other never fires.
+    SmartReport warningOnly = base;
+    warningOnly.temperatureCriticalC.reset();
+    checkBoundary<int>(warningOnly, checkTemperature, kDefaultOptions, setNow,
+                       {{69, none}, {70, high}, {120, high}});
+    SmartReport criticalOnly = base;
+    criticalOnly.temperatureWarningC.reset();
+    checkBoundary<int>(criticalOnly, checkTemperature, kDefaultOptions, setNow,
+                       {{75, none}, {79, none}, {80, critical}, {81, critical}});
+    // No current temperature: no finding whatever the limits.
+    CHECK(checkTemperature(base, kDefaultOptions).empty());
+}
+
+TEST_CASE("boundaries: each sector counter at 0 and 1, and the 32-bit mask", "[health-rules]") {
+    const std::vector<std::pair<std::uint8_t, std::string>> counters{
+        {5, "reallocated-sectors:caution"},
+        {197, "pending-sectors:caution"},
+        {198, "offline-uncorrectable:caution"},
+        {196, "reallocation-events:caution"}};
+    for (const auto& [id, finding] : counters) {
+        INFO("attribute " << +id);
+        auto withRaw = [id = id](SmartReport& report, std::uint64_t raw) {
+            report.attributes = {counterAttribute(id, "Counter", raw)};
+        };
+        checkBoundary<std::uint64_t>(bareAtaReport(), checkSectorCounts, kDefaultOptions, withRaw,
+                                     {{0, {}},
+                                      {1, {finding}},
+                                      {2, {finding}},
+                                      {0xffff'ffffULL, {finding}},
+                                      {0x1'0000'0000ULL, {}},
+                                      {0x1'0000'0001ULL, {finding}},
+                                      {0xffff'ffff'0000'0000ULL, {}}});
+    }
+    SmartReport report = bareAtaReport();
+    report.attributes = {counterAttribute(5, "Reallocated_Sector_Ct", 0x7'0000'0001ULL)};
+    CHECK(onlyFinding(checkSectorCounts(report, kDefaultOptions), "reallocated-sectors:caution")
+              .message.starts_with("1 sectors"));
+    report.attributes = {counterAttribute(5, "Reallocated_Sector_Ct", 0xffff'ffffULL)};
+    CHECK(onlyFinding(checkSectorCounts(report, kDefaultOptions), "reallocated-sectors:caution")
+              .message.starts_with("4294967295 sectors"));
+    // Other attributes are not sector counters.
+    report.attributes = {counterAttribute(4, "Start_Stop_Count", 9),
+                         counterAttribute(199, "UDMA_CRC_Error_Count", 9)};
+    CHECK(checkSectorCounts(report, kDefaultOptions).empty());
+}
+
+TEST_CASE("boundaries: CRC errors 0 and 1, growth by 0 and 1, and a counter that went back",
+          "[health-rules]") {
+    auto withCrc = [](SmartReport& report, std::uint64_t raw) {
+        report.attributes = {counterAttribute(199, "UDMA_CRC_Error_Count", raw)};
+    };
+    const Findings none, told{"interface-crc-errors:info"},
+        growing{"interface-crc-errors-growing:caution"};
+    checkBoundary<std::uint64_t>(bareAtaReport(), checkInterfaceCrcErrors, kDefaultOptions, withCrc,
+                                 {{0, none}, {1, told}, {2, told}});
+    SmartReport earlier = bareAtaReport();
+    withCrc(earlier, 5);
+    AssessmentOptions options;
+    options.previous = &earlier;
+    checkBoundary<std::uint64_t>(bareAtaReport(), checkInterfaceCrcErrors, options, withCrc,
+                                 {{4, told}, {5, told}, {6, growing}, {7, growing}});
+    withCrc(earlier, 0);
+    checkBoundary<std::uint64_t>(bareAtaReport(), checkInterfaceCrcErrors, options, withCrc,
+                                 {{0, none}, {1, growing}});
+    // A counter that went back (a reset, another drive): told, not growing.
+    withCrc(earlier, 3);
+    checkBoundary<std::uint64_t>(bareAtaReport(), checkInterfaceCrcErrors, options, withCrc,
+                                 {{0, none}, {2, told}});
+    // The earlier report had no attribute 199: no growth to judge.
+    earlier.attributes.clear();
+    checkBoundary<std::uint64_t>(bareAtaReport(), checkInterfaceCrcErrors, options, withCrc,
+                                 {{0, none}, {1, told}});
+}
+
+TEST_CASE("boundaries: error log entries 0 and 1, growth by 0 and 1, ATA and NVMe",
+          "[health-rules]") {
+    auto ataEntries = [](SmartReport& report, std::uint64_t count) {
+        report.ataErrorLogCount = count;
+    };
+    const Findings none, told{"error-log-entries:info"}, grew{"error-log-grew:caution"};
+    checkBoundary<std::uint64_t>(bareAtaReport(), checkErrorLog, kDefaultOptions, ataEntries,
+                                 {{0, none}, {1, told}, {2, told}});
+    SmartReport earlier = bareAtaReport();
+    earlier.ataErrorLogCount = 4;
+    AssessmentOptions options;
+    options.previous = &earlier;
+    checkBoundary<std::uint64_t>(bareAtaReport(), checkErrorLog, options, ataEntries,
+                                 {{3, told}, {4, told}, {5, grew}, {6, grew}});
+    earlier.ataErrorLogCount = 0;
+    checkBoundary<std::uint64_t>(bareAtaReport(), checkErrorLog, options, ataEntries,
+                                 {{0, none}, {1, grew}});
+    // The current report without a log: nothing, whatever the earlier one held.
+    CHECK(checkErrorLog(bareAtaReport(), options).empty());
+
+    auto nvmeEntries = [](SmartReport& report, std::uint64_t count) {
+        report.nvme->numErrLogEntries = UInt128(count);
+    };
+    checkBoundary<std::uint64_t>(bareNvmeReport(), checkErrorLog, kDefaultOptions, nvmeEntries,
+                                 {{0, none}, {1, told}});
+    SmartReport earlierNvme = bareNvmeReport();
+    earlierNvme.nvme->numErrLogEntries = UInt128(7);
+    AssessmentOptions nvmeOptions;
+    nvmeOptions.previous = &earlierNvme;
+    checkBoundary<std::uint64_t>(bareNvmeReport(), checkErrorLog, nvmeOptions, nvmeEntries,
+                                 {{6, told}, {7, told}, {8, grew}});
+    // NVMe's count wins over an ATA count in the same report.
+    SmartReport both = bareNvmeReport();
+    both.nvme->numErrLogEntries = UInt128(0);
+    both.ataErrorLogCount = 9;
+    CHECK(checkErrorLog(both, kDefaultOptions).empty());
+    // A count beyond 64 bits is not read; the ATA one is used instead.
+    both.nvme->numErrLogEntries = UInt128(1, 0);
+    CHECK(onlyFinding(checkErrorLog(both, kDefaultOptions), "error-log-entries:info")
+              .message.find("holds 9 entries") != std::string::npos);
+}
+
+TEST_CASE("boundaries: each NVMe critical warning bit alone, and the bits no rule knows",
+          "[health-rules]") {
+    auto setWarning = [](SmartReport& report, int bits) {
+        report.nvme->criticalWarning = static_cast<std::uint8_t>(bits);
+    };
+    checkBoundary<int>(
+        bareNvmeReport(), checkNvmeCriticalWarning, kDefaultOptions, setWarning,
+        {{0x00, {}},
+         {0x01, {"nvme-spare-below-threshold:bad"}},
+         {0x02, {"nvme-temperature-threshold:caution"}},
+         {0x04, {"nvme-reliability-degraded:bad"}},
+         {0x08, {"nvme-read-only:bad"}},
+         {0x10, {"nvme-volatile-backup-failed:bad"}},
+         {0x20, {"nvme-pmr-read-only:bad"}},
+         {0x40, {}},
+         {0x80, {}},
+         {0x03, {"nvme-spare-below-threshold:bad", "nvme-temperature-threshold:caution"}}});
+}
+
+TEST_CASE("boundaries: media errors, temperature history and SCSI counts at 0 and 1",
+          "[health-rules]") {
+    auto setMedia = [](SmartReport& report, std::uint64_t count) {
+        report.nvme->mediaErrors = UInt128(count);
+    };
+    checkBoundary<std::uint64_t>(bareNvmeReport(), checkNvmeMediaErrors, kDefaultOptions, setMedia,
+                                 {{0, {}}, {1, {"media-errors:caution"}}});
+    auto setWarningTime = [](SmartReport& report, std::uint64_t minutes) {
+        report.nvme->warningTempTime = minutes;
+    };
+    checkBoundary<std::uint64_t>(bareNvmeReport(), checkNvmeTemperatureHistory, kDefaultOptions,
+                                 setWarningTime, {{0, {}}, {1, {"temperature-history:info"}}});
+    auto setGrown = [](SmartReport& report, std::uint64_t count) {
+        report.scsiGrownDefects = count;
+    };
+    checkBoundary<std::uint64_t>(SmartReport{}, checkScsiGrownDefects, kDefaultOptions, setGrown,
+                                 {{0, {}}, {1, {"grown-defects:caution"}}});
+    auto setUncorrected = [](SmartReport& report, std::uint64_t count) {
+        report.scsiUncorrectedErrors = count;
+    };
+    checkBoundary<std::uint64_t>(SmartReport{}, checkScsiUncorrectedErrors, kDefaultOptions,
+                                 setUncorrected, {{0, {}}, {1, {"media-errors:caution"}}});
+}
+
+TEST_CASE("boundaries: self-test exit bit 7 alone, and the newest log entry alone",
+          "[health-rules]") {
+    auto setExit = [](SmartReport& report, int status) {
+        report.smartctlExitStatus = static_cast<std::uint8_t>(status);
+    };
+    const Findings none, failed{"selftest-failed:caution"};
+    checkBoundary<int>(bareAtaReport(), checkSelfTest, kDefaultOptions, setExit,
+                       {{0x00, none}, {0x7f, none}, {0x80, failed}, {0xff, failed}});
+    auto setNewest = [](SmartReport& report, int newestPassed) {
+        SelfTestState state;
+        SelfTestEntry newest;
+        newest.passed = newestPassed != 0;
+        state.log = {newest};
+        report.selfTest = state;
+    };
+    checkBoundary<int>(bareAtaReport(), checkSelfTest, kDefaultOptions, setNewest,
+                       {{1, none}, {0, failed}});
+    // An empty log, or a passing newest test with exit bit 7 set.
+    SmartReport report = bareAtaReport();
+    report.selfTest = SelfTestState{};
+    CHECK(checkSelfTest(report, kDefaultOptions).empty());
+    setNewest(report, 1);
+    setExit(report, 0x80);
+    CHECK(findingsOf(checkSelfTest(report, kDefaultOptions)) == failed);
+}
+
+TEST_CASE("boundaries: overall status and attribute thresholds, each flag alone",
+          "[health-rules]") {
+    SmartReport report = bareAtaReport();
+    AtaAttribute attribute = counterAttribute(3, "Spin_Up_Time", 0);
+    report.attributes = {attribute};
+    CHECK(checkAttributeThresholds(report, kDefaultOptions).empty());
+    report.attributes[0].failingNow = true;
+    CHECK(findingsOf(checkAttributeThresholds(report, kDefaultOptions)) ==
+          Findings{"attribute-failing-now:bad"});
+    report.attributes[0].failingNow = false;
+    report.attributes[0].failedInPast = true;
+    CHECK(findingsOf(checkAttributeThresholds(report, kDefaultOptions)) ==
+          Findings{"attribute-failed-in-past:caution"});
+    report.smartOverallPassed = true;
+    CHECK(checkOverallStatus(report, kDefaultOptions).empty());
 }
