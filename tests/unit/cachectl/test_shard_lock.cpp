@@ -93,37 +93,58 @@ TEST_CASE("a holder that waited for readers has the shard to itself until it unl
     std::atomic<int> inside{0};
     std::atomic<bool> done{false};
     std::atomic<long> readsInside{0};
+    std::atomic<long> readsBlocked{0}; // a reader that came while the holder held the shard
+    std::atomic<int> started{0};
     std::vector<std::thread> readers;
     for (int t = 0; t < 2; ++t) {
         readers.emplace_back([&] {
             ReaderSlot& slot = ReaderSlot::mine();
+            started.fetch_add(1);
             while (!done.load(std::memory_order_relaxed)) {
                 slot.enter(&shard);
                 if (const std::uint32_t version = lock.readBegin(); version % 2 == 0) {
                     inside.fetch_add(1);
                     readsInside.fetch_add(1, std::memory_order_relaxed);
                     inside.fetch_sub(1);
+                } else {
+                    readsBlocked.fetch_add(1, std::memory_order_relaxed);
                 }
                 slot.leave();
             }
         });
     }
+    while (started.load() < 2) {
+        std::this_thread::yield();
+    }
+    // Counted, not timed: at least kRounds rounds, then more until the readers have both read
+    // and run into a holder (on two busy cores under TSan a reader may not get a turn at
+    // first), up to kMaxRounds.
+    constexpr int kRounds = 200;
+    constexpr int kMaxRounds = 200000;
     int violations = 0;
-    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
     int rounds = 0;
-    for (; std::chrono::steady_clock::now() < until; ++rounds) {
-        const std::scoped_lock held(lock);
-        lock.announceHeld();
-        ReaderSlot::waitForReaders(&shard);
-        for (int look = 0; look < 50; ++look) {
-            violations += inside.load() != 0 ? 1 : 0;
+    for (; rounds < kRounds ||
+           (rounds < kMaxRounds && (readsInside.load() == 0 || readsBlocked.load() == 0));
+         ++rounds) {
+        {
+            const std::scoped_lock held(lock);
+            lock.announceHeld();
+            ReaderSlot::waitForReaders(&shard);
+            for (int look = 0; look < 50; ++look) {
+                violations += inside.load() != 0 ? 1 : 0;
+            }
+        }
+        if (rounds % 64 == 63) {
+            std::this_thread::yield(); // unlocked: give the readers a turn
         }
     }
     done = true;
     for (auto& reader : readers) {
         reader.join();
     }
-    CHECK(rounds > 100);
+    INFO("rounds " << rounds << ", reads inside " << readsInside.load() << ", reads blocked "
+                   << readsBlocked.load());
     CHECK(readsInside.load() > 0);
+    CHECK(readsBlocked.load() > 0);
     CHECK(violations == 0);
 }
