@@ -85,6 +85,19 @@ Expected<CacheRecord> CacheManager::find(const std::string& device) const {
     return fail(ErrorCode::NotFound, "no cache is enabled on " + device);
 }
 
+Expected<std::pair<CacheRecord, Backend*>>
+CacheManager::findWithBackend(const std::string& device) const {
+    auto record = find(device);
+    if (!record) {
+        return std::unexpected(record.error());
+    }
+    auto backend = backendOf(*record);
+    if (!backend) {
+        return std::unexpected(backend.error());
+    }
+    return std::pair{std::move(*record), *backend};
+}
+
 Expected<Backend*> CacheManager::backendOf(const CacheRecord& record) const {
     auto* backend = m_registry.find(record.active.backend);
     if (backend == nullptr) {
@@ -273,49 +286,40 @@ Expected<void> CacheManager::disable(const std::string& device) {
 }
 
 Expected<void> CacheManager::flush(const std::string& device) {
-    auto record = find(device);
-    if (!record) {
-        return std::unexpected(record.error());
+    auto found = findWithBackend(device);
+    if (!found) {
+        return std::unexpected(found.error());
     }
-    auto backend = backendOf(*record);
-    if (!backend) {
-        return std::unexpected(backend.error());
-    }
+    auto& [record, backend] = *found;
     // Whatever the filesystem still holds goes down to the cache first.
-    (void)m_env.run({"blockdev", "--flushbufs", record->active.cachedDevice});
-    return (*backend)->flush(record->active);
+    (void)m_env.run({"blockdev", "--flushbufs", record.active.cachedDevice});
+    return backend->flush(record.active);
 }
 
 Expected<CacheRecord> CacheManager::setMode(const std::string& device, CacheMode mode) {
-    auto record = find(device);
-    if (!record) {
-        return std::unexpected(record.error());
+    auto found = findWithBackend(device);
+    if (!found) {
+        return std::unexpected(found.error());
     }
-    auto backend = backendOf(*record);
-    if (!backend) {
-        return std::unexpected(backend.error());
-    }
-    if (auto changed = (*backend)->setMode(record->active, mode); !changed) {
+    auto& [record, backend] = *found;
+    if (auto changed = backend->setMode(record.active, mode); !changed) {
         return std::unexpected(changed.error());
     }
-    record->power.switchedBy.clear(); // the user's choice now, not a power event's
-    return commit(*record);
+    record.power.switchedBy.clear(); // the user's choice now, not a power event's
+    return commit(record);
 }
 
 Expected<CacheRecord> CacheManager::resize(const std::string& device, std::uint64_t cacheBytes) {
-    auto record = find(device);
-    if (!record) {
-        return std::unexpected(record.error());
+    auto found = findWithBackend(device);
+    if (!found) {
+        return std::unexpected(found.error());
     }
-    auto backend = backendOf(*record);
-    if (!backend) {
-        return std::unexpected(backend.error());
-    }
-    if (auto resized = (*backend)->resize(record->active, cacheBytes); !resized) {
-        (void)save(*record);
+    auto& [record, backend] = *found;
+    if (auto resized = backend->resize(record.active, cacheBytes); !resized) {
+        (void)save(record);
         return std::unexpected(resized.error());
     }
-    return commit(*record);
+    return commit(record);
 }
 
 std::vector<CacheStatus> CacheManager::status() const {

@@ -14,6 +14,7 @@
 // and the boot unit) and cache_manager_power.cpp (power events and the power-safe policy).
 // What a journal holds is in cache_record.h.
 #include <filesystem>
+#include <utility>
 
 #include "core/cachectl/backend.h"
 #include "core/cachectl/cache_record.h"
@@ -72,6 +73,8 @@ private:
     Expected<void> mount(const std::string& device, const MountRecord& mount) const;
     Expected<void> unmount(const std::string& mountPoint) const;
     Expected<Backend*> backendOf(const CacheRecord& record) const;
+    // find(device) and its backend: what flush, setMode and resize start with.
+    Expected<std::pair<CacheRecord, Backend*>> findWithBackend(const std::string& device) const;
     // The checks enable() and enableAtBoot() share: backend, plan, probe, not cached yet.
     Expected<Backend*> checkEnable(const std::string& backend, const CachePlan& plan) const;
     Expected<std::pair<FstabEntry, FstabChange>> fstabChangeFor(const std::string& backend,
