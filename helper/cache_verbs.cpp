@@ -92,9 +92,17 @@ Expected<Json> enable(CacheManager& manager, const CacheVerbEnv& env, const Json
         return answer<EnableReply>(
             manager.enableAtBoot(request->backend, plan, power, request->fstabLine));
     }
-    events(kEventProgress, Json{{"fraction", 0.0},
-                                {"text", "Stacking " + request->backend + " over " + plan.origin}});
-    return answer<EnableReply>(manager.enable(request->backend, plan, request->applyNow, power));
+    // Each job's start as a progress event ("Unmounting …", "Stacking …", "Mounting … again"),
+    // only once the request was checked and the journal written.
+    const auto progress = [&events](const JobEvent& job) {
+        if (!job.finished) {
+            events(kEventProgress, Json{{"fraction", static_cast<double>(job.index) /
+                                                         static_cast<double>(job.count)},
+                                        {"text", job.description}});
+        }
+    };
+    return answer<EnableReply>(
+        manager.enable(request->backend, plan, request->applyNow, power, progress));
 }
 
 Expected<Json> disable(CacheManager& manager, const Json& args) {

@@ -4,6 +4,42 @@
 
 namespace ssdk {
 
+Expected<void> Job::undo() {
+    return fail(ErrorCode::Unsupported, describe() + " cannot be undone");
+}
+
+namespace {
+
+class FunctionJob final : public Job {
+public:
+    FunctionJob(std::string name, std::string description, std::function<Expected<void>()> run,
+                std::function<Expected<void>()> undo)
+        : m_name(std::move(name))
+        , m_description(std::move(description))
+        , m_run(std::move(run))
+        , m_undo(std::move(undo)) {}
+
+    std::string_view name() const override { return m_name; }
+    std::string describe() const override { return m_description; }
+    Expected<void> run() override { return m_run(); }
+    Expected<void> undo() override { return m_undo ? m_undo() : Job::undo(); }
+
+private:
+    std::string m_name;
+    std::string m_description;
+    std::function<Expected<void>()> m_run;
+    std::function<Expected<void>()> m_undo;
+};
+
+} // namespace
+
+std::unique_ptr<Job> functionJob(std::string name, std::string description,
+                                 std::function<Expected<void>()> run,
+                                 std::function<Expected<void>()> undo) {
+    return std::make_unique<FunctionJob>(std::move(name), std::move(description), std::move(run),
+                                         std::move(undo));
+}
+
 std::string_view toString(JobState state) {
     switch (state) {
     case JobState::Pending:
@@ -52,6 +88,36 @@ Expected<void> runJobs(std::span<const std::unique_ptr<Job>> jobs, std::span<Job
         states[i] = JobState::Done;
         if (auto recorded = record(); !recorded) {
             return recorded;
+        }
+        event.finished = true;
+        if (observer) {
+            observer(event);
+        }
+    }
+    return {};
+}
+
+Expected<void> runJobsOrUndo(std::span<const std::unique_ptr<Job>> jobs,
+                             const JobObserver& observer, std::string_view logger) {
+    const auto log = log::get(std::string(logger));
+    const std::size_t count = jobs.size();
+    for (std::size_t i = 0; i < count; ++i) {
+        Job& job = *jobs[i];
+        JobEvent event{i, count, std::string(job.name()), job.describe(), false};
+        if (observer) {
+            observer(event);
+        }
+        log->info("{}", event.description);
+        if (auto done = job.run(); !done) {
+            for (std::size_t undone = i; undone-- > 0;) {
+                log->info("Undoing: {}", jobs[undone]->describe());
+                if (auto undid = jobs[undone]->undo(); !undid) {
+                    log->error("undoing '{}': {}", jobs[undone]->describe(),
+                               undid.error().describe());
+                    break;
+                }
+            }
+            return std::unexpected(Error(done.error()).addContext(event.description));
         }
         event.finished = true;
         if (observer) {

@@ -27,7 +27,15 @@ public:
     // What it does, in words ("Shrinking the ext4 filesystem on /dev/loop3p1 to 400 MiB").
     virtual std::string describe() const = 0;
     virtual Expected<void> run() = 0;
+    // Puts back what run() changed, where that can be done (an unmount is undone by mounting
+    // again); the default says it cannot.
+    virtual Expected<void> undo();
 };
+
+// A Job made of a name, a description and functions; undo may be empty (it cannot be undone).
+std::unique_ptr<Job> functionJob(std::string name, std::string description,
+                                 std::function<Expected<void>()> run,
+                                 std::function<Expected<void>()> undo = {});
 
 // Reported before and after each job runs.
 struct JobEvent {
@@ -48,5 +56,13 @@ using JobObserver = std::function<void(const JobEvent&)>;
 Expected<void> runJobs(std::span<const std::unique_ptr<Job>> jobs, std::span<JobState> states,
                        const std::function<Expected<void>()>& record, const JobObserver& observer,
                        std::string_view logger);
+
+// Runs the jobs in order, all or nothing where it can be: when one fails, the ones that
+// finished are undone, newest first, and the failing job's error is returned. An undo that
+// fails (or a job that cannot be undone) is logged and stops the undoing there: the jobs
+// before it built what it changed, so undoing them would not give back the state before.
+// For Operations that are rolled back at once rather than resumed after a crash.
+Expected<void> runJobsOrUndo(std::span<const std::unique_ptr<Job>> jobs,
+                             const JobObserver& observer, std::string_view logger);
 
 } // namespace ssdk

@@ -151,8 +151,17 @@ Expected<Backend*> CacheManager::checkEnable(const std::string& backendName,
     return backend;
 }
 
+device::Mounter CacheManager::mounter() const {
+    return {
+        [this](const device::MountTarget& where) {
+            return mount(where.device, MountRecord{where.mountPoint, where.fsType, where.options});
+        },
+        [this](const device::MountTarget& where) { return unmount(where.mountPoint); }};
+}
+
 Expected<CacheRecord> CacheManager::enable(const std::string& backendName, const CachePlan& plan,
-                                           bool applyNow, const PowerPolicy& power) {
+                                           bool applyNow, const PowerPolicy& power,
+                                           const JobObserver& observer) {
     auto checked = checkEnable(backendName, plan);
     if (!checked) {
         return std::unexpected(checked.error());
@@ -177,36 +186,38 @@ Expected<CacheRecord> CacheManager::enable(const std::string& backendName, const
     if (auto saved = save(record); !saved) {
         return std::unexpected(saved.error());
     }
-    auto forget = [&] { std::filesystem::remove(journalPath(plan.name)); };
+    // Unmount the origin, stack the cache, mount the cached device where the origin was; a
+    // step that fails undoes the ones before it and the journal goes: nothing changed.
+    const auto mountedFrom = [&record](const std::string& device) {
+        return [&record, &device] {
+            return device::MountTarget{device, record.mount->mountPoint, record.mount->fsType,
+                                       record.mount->options};
+        };
+    };
+    std::vector<std::unique_ptr<Job>> jobs;
     if (record.mount) {
-        if (auto unmounted = unmount(record.mount->mountPoint); !unmounted) {
-            forget();
-            return std::unexpected(
-                Error(unmounted.error()).addContext("unmounting " + plan.origin));
-        }
+        jobs.push_back(device::makeUnmountJob(mountedFrom(plan.origin), mounter()));
     }
-    auto active = backend->enable(plan);
-    if (!active) {
-        if (record.mount) {
-            (void)mount(plan.origin, *record.mount);
-        }
-        forget();
-        return std::unexpected(active.error());
-    }
-    record.active = *active;
-    if (auto saved = save(record); !saved) {
-        log::get("cachectl")->error("journal: {}", saved.error().describe());
-    }
+    jobs.push_back(functionJob(
+        "stack-cache", "Stacking " + backendName + " over " + plan.origin,
+        [&]() -> Expected<void> {
+            auto active = backend->enable(plan);
+            if (!active) {
+                return std::unexpected(active.error());
+            }
+            record.active = *active;
+            if (auto saved = save(record); !saved) {
+                log::get("cachectl")->error("journal: {}", saved.error().describe());
+            }
+            return {};
+        },
+        [&] { return backend->disable(record.active); }));
     if (record.mount) {
-        if (auto mounted = mount(active->cachedDevice, *record.mount); !mounted) {
-            // Leave the system as it was: tear the cache down, mount the origin back.
-            (void)backend->disable(*active);
-            (void)mount(plan.origin, *record.mount);
-            forget();
-            return std::unexpected(Error(mounted.error())
-                                       .addContext("mounting " + active->cachedDevice + " on " +
-                                                   record.mount->mountPoint));
-        }
+        jobs.push_back(device::makeRemountJob(mountedFrom(record.active.cachedDevice), mounter()));
+    }
+    if (auto ran = runJobsOrUndo(jobs, observer, "cachectl"); !ran) {
+        std::filesystem::remove(journalPath(plan.name));
+        return std::unexpected(ran.error());
     }
     record.phase = CachePhase::Active;
     return commit(record);
@@ -244,41 +255,52 @@ Expected<void> CacheManager::disable(const std::string& device) {
         (void)save(*record);
     }
     const auto& active = record->active;
-    bool wasMounted = false;
-    if (stacked && !active.cachedDevice.empty()) {
-        if (auto mounted = m_env.mountOf(active.cachedDevice); mounted) {
-            wasMounted = true;
-            if (auto released = (*backend)->releaseDeadDevice(active); !released) {
-                return std::unexpected(Error(released.error()).addContext("disabling the cache"));
-            }
-            if (auto unmounted = unmount(mounted->mountPoint); !unmounted) {
-                return std::unexpected(Error(unmounted.error()).addContext("disabling the cache"));
-            }
-        }
-        // Set up (fully, or the journal would not name it): the backend tears it down.
-        if (auto disabled = (*backend)->disable(active); !disabled) {
-            return std::unexpected(disabled.error());
+    const auto cachedMount =
+        stacked && !active.cachedDevice.empty() ? m_env.mountOf(active.cachedDevice) : std::nullopt;
+    if (cachedMount) {
+        if (auto released = (*backend)->releaseDeadDevice(active); !released) {
+            return std::unexpected(Error(released.error()).addContext("disabling the cache"));
         }
     }
+    // Unmount the cached device, tear the cache down (the backend flushes first), put fstab
+    // back, mount the origin where it was. A step that fails undoes what can be undone before
+    // it (the cached device is mounted again when the teardown fails).
+    std::vector<std::unique_ptr<Job>> jobs;
+    if (cachedMount) {
+        const device::MountTarget cached{active.cachedDevice, cachedMount->mountPoint,
+                                         cachedMount->fsType, device::remountOptions(*cachedMount)};
+        jobs.push_back(device::makeUnmountJob([cached] { return cached; }, mounter()));
+    }
+    if (stacked) {
+        jobs.push_back(functionJob("unstack-cache",
+                                   "Flushing and removing the " + active.backend + " cache over " +
+                                       active.plan.origin,
+                                   [&] { return (*backend)->disable(active); }));
+    }
     if (record->boot) {
-        if (restoreFstab) {
-            if (auto written = writeFstab(record->boot->lineAfter, record->boot->lineBefore);
-                !written) {
-                return std::unexpected(
-                    Error(written.error()).addContext("the cache is off; restoring fstab"));
-            }
-        }
-        reloadSystemd();
+        const auto boot = *record->boot;
+        jobs.push_back(functionJob(
+            "restore-fstab", "Putting back the line of " + active.plan.origin + " in " + boot.fstab,
+            [this, boot, restoreFstab]() -> Expected<void> {
+                if (restoreFstab) {
+                    if (auto written = writeFstab(boot.lineAfter, boot.lineBefore); !written) {
+                        return written;
+                    }
+                }
+                reloadSystemd();
+                return {};
+            }));
     }
     // A boot cache's filesystem goes back only where it was mounted from the cache; an applied
     // one where it was mounted before.
-    const bool mountBack = record->boot ? wasMounted : true;
+    const bool mountBack = record->boot ? cachedMount.has_value() : true;
     if (mountBack && record->mount && !m_env.mountOf(active.plan.origin)) {
-        if (auto mounted = mount(active.plan.origin, *record->mount); !mounted) {
-            return std::unexpected(
-                Error(mounted.error())
-                    .addContext("the cache is off; mounting " + active.plan.origin + " back"));
-        }
+        const device::MountTarget origin{active.plan.origin, record->mount->mountPoint,
+                                         record->mount->fsType, record->mount->options};
+        jobs.push_back(device::makeRemountJob([origin] { return origin; }, mounter()));
+    }
+    if (auto ran = runJobsOrUndo(jobs, {}, "cachectl"); !ran) {
+        return std::unexpected(ran.error());
     }
     std::error_code error;
     std::filesystem::remove(journalPath(active.plan.name), error);

@@ -16,11 +16,13 @@
 #include <filesystem>
 #include <utility>
 
+#include "core/base/job.h"
 #include "core/cachectl/backend.h"
 #include "core/cachectl/cache_record.h"
 #include "core/cachectl/fstab.h"
 #include "core/cachectl/host_env.h"
 #include "core/cachectl/power.h"
+#include "core/device/mount_jobs.h"
 
 namespace ssdk::cachectl {
 
@@ -35,8 +37,10 @@ public:
     CacheManager(const BackendRegistry& registry, HostEnv env, std::filesystem::path stateDir);
 
     std::vector<BackendReport> probeAll() const;
+    // An Operation of Jobs (unmount, stack, remount), reported to observer as each starts and
+    // finishes; a failing job undoes the ones before it.
     Expected<CacheRecord> enable(const std::string& backend, const CachePlan& plan, bool applyNow,
-                                 const PowerPolicy& power = {});
+                                 const PowerPolicy& power = {}, const JobObserver& observer = {});
     // "At next boot": the fstab change that would be made (nothing is changed).
     Expected<FstabChange> previewAtBoot(const std::string& backend, const CachePlan& plan) const;
     // Journals the cache as "scheduled" and writes the fstab change (atomically, after a
@@ -72,6 +76,8 @@ private:
     Expected<CacheRecord> findAtBoot(const std::string& device) const;
     Expected<void> mount(const std::string& device, const MountRecord& mount) const;
     Expected<void> unmount(const std::string& mountPoint) const;
+    // mount() and unmount() for the shared unmount and remount jobs.
+    device::Mounter mounter() const;
     Expected<Backend*> backendOf(const CacheRecord& record) const;
     // find(device) and its backend: what flush, setMode and resize start with.
     Expected<std::pair<CacheRecord, Backend*>> findWithBackend(const std::string& device) const;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/base/log.h"
+#include "core/device/mount_jobs.h"
 
 namespace ssdk::overprovision {
 
@@ -48,31 +49,6 @@ public:
             return std::unexpected(table.error());
         }
         return store().files().write(journal().tableBackup, *table);
-    }
-};
-
-class UnmountJob final : public SpareAreaJob {
-public:
-    using SpareAreaJob::SpareAreaJob;
-    std::string describe() const override {
-        return "Unmounting " + journal().partitionPath + " from " + journal().remountPoint;
-    }
-    Expected<void> run() override {
-        return filesystems().unmount(journal().partitionPath, journal().remountPoint);
-    }
-};
-
-class RemountJob final : public SpareAreaJob {
-public:
-    using SpareAreaJob::SpareAreaJob;
-    std::string describe() const override {
-        return "Mounting " + journal().partitionPath + " at " + journal().remountPoint +
-               " again (" + journal().remountOptions + ")";
-    }
-    Expected<void> run() override {
-        const Journal& j = journal();
-        return filesystems().mount({j.filesystemType, j.partitionPath, j.remountPoint},
-                                   j.remountOptions);
     }
 };
 
@@ -206,6 +182,24 @@ public:
     }
 };
 
+// The partition where the journal says it is mounted (the shared unmount and remount jobs).
+device::TargetOf remountTarget(const Journal& journal) {
+    return [&journal] {
+        return device::MountTarget{journal.partitionPath, journal.remountPoint,
+                                   journal.filesystemType, journal.remountOptions};
+    };
+}
+
+device::Mounter mounter(FilesystemTool& filesystems) {
+    return {
+        [&filesystems](const device::MountTarget& where) {
+            return filesystems.mount({where.fsType, where.device, where.mountPoint}, where.options);
+        },
+        [&filesystems](const device::MountTarget& where) {
+            return filesystems.unmount(where.device, where.mountPoint);
+        }};
+}
+
 } // namespace
 
 std::unique_ptr<Job> makeJob(Step step, const JobContext& context) {
@@ -213,9 +207,9 @@ std::unique_ptr<Job> makeJob(Step step, const JobContext& context) {
     case Step::BackupTable:
         return std::make_unique<BackupTableJob>(step, context);
     case Step::Unmount:
-        return std::make_unique<UnmountJob>(step, context);
+        return device::makeUnmountJob(remountTarget(context.journal), mounter(context.filesystems));
     case Step::Remount:
-        return std::make_unique<RemountJob>(step, context);
+        return device::makeRemountJob(remountTarget(context.journal), mounter(context.filesystems));
     case Step::CheckFilesystem:
         return std::make_unique<CheckFilesystemJob>(step, context);
     case Step::ShrinkFilesystem:

@@ -97,3 +97,92 @@ TEST_CASE("job states read back from their names, and nothing else", "[job]") {
     }
     CHECK_FALSE(jobStateFromString("finished"));
 }
+
+namespace {
+
+// A job that logs "run X" / "undo X" and fails where told.
+std::unique_ptr<Job> recordingJob(const std::string& name, std::vector<std::string>& log,
+                                  bool runFails = false, bool undoFails = false,
+                                  bool undoable = true) {
+    auto step = [&log, name](const char* what, bool fails) -> Expected<void> {
+        log.push_back(std::string(what) + " " + name);
+        if (fails) {
+            return fail(ErrorCode::Io, what + std::string(" failed"));
+        }
+        return {};
+    };
+    std::function<Expected<void>()> undo;
+    if (undoable) {
+        undo = [step, undoFails] { return step("undo", undoFails); };
+    }
+    return functionJob(
+        name, "Doing " + name, [step, runFails] { return step("run", runFails); }, undo);
+}
+
+} // namespace
+
+TEST_CASE("runJobsOrUndo runs every job in order and reports each", "[job]") {
+    std::vector<std::string> log;
+    std::vector<std::unique_ptr<Job>> jobs;
+    jobs.push_back(recordingJob("unmount", log));
+    jobs.push_back(recordingJob("stack", log));
+    std::vector<std::string> events;
+    auto done = runJobsOrUndo(
+        jobs,
+        [&](const JobEvent& event) {
+            events.push_back(event.description + (event.finished ? " done " : " start ") +
+                             std::to_string(event.index) + "/" + std::to_string(event.count));
+        },
+        "test");
+    REQUIRE(done);
+    CHECK(log == std::vector<std::string>{"run unmount", "run stack"});
+    CHECK(events == std::vector<std::string>{"Doing unmount start 0/2", "Doing unmount done 0/2",
+                                             "Doing stack start 1/2", "Doing stack done 1/2"});
+}
+
+TEST_CASE("runJobsOrUndo undoes the finished jobs, newest first, when one fails", "[job]") {
+    std::vector<std::string> log;
+    std::vector<std::unique_ptr<Job>> jobs;
+    jobs.push_back(recordingJob("unmount", log));
+    jobs.push_back(recordingJob("stack", log));
+    jobs.push_back(recordingJob("remount", log, /*runFails=*/true));
+    jobs.push_back(recordingJob("never", log));
+    auto done = runJobsOrUndo(jobs, {}, "test");
+    REQUIRE_FALSE(done);
+    CHECK(done.error().describe().find("Doing remount") != std::string::npos);
+    CHECK(done.error().describe().find("run failed") != std::string::npos);
+    CHECK(log == std::vector<std::string>{"run unmount", "run stack", "run remount", "undo stack",
+                                          "undo unmount"});
+}
+
+TEST_CASE("runJobsOrUndo stops undoing at a job that cannot be undone", "[job]") {
+    std::vector<std::string> log;
+    std::vector<std::unique_ptr<Job>> jobs;
+    jobs.push_back(recordingJob("unmount", log));
+    jobs.push_back(recordingJob("teardown", log, false, false, /*undoable=*/false));
+    jobs.push_back(recordingJob("fstab", log));
+    jobs.push_back(recordingJob("mount", log, /*runFails=*/true));
+    auto done = runJobsOrUndo(jobs, {}, "test");
+    REQUIRE_FALSE(done);
+    // The teardown cannot be undone, so the unmount before it stays: mounting the cached
+    // device again would mount a device that is gone.
+    CHECK(log == std::vector<std::string>{"run unmount", "run teardown", "run fstab", "run mount",
+                                          "undo fstab"});
+
+    log.clear();
+    jobs.clear();
+    jobs.push_back(recordingJob("first", log));
+    jobs.push_back(recordingJob("second", log, false, /*undoFails=*/true));
+    jobs.push_back(recordingJob("third", log, /*runFails=*/true));
+    REQUIRE_FALSE(runJobsOrUndo(jobs, {}, "test"));
+    CHECK(log == std::vector<std::string>{"run first", "run second", "run third", "undo second"});
+}
+
+TEST_CASE("a job says when it cannot be undone", "[job]") {
+    std::vector<std::string> log;
+    auto job = recordingJob("erase", log, false, false, /*undoable=*/false);
+    auto undone = job->undo();
+    REQUIRE_FALSE(undone);
+    CHECK(undone.error().code() == ErrorCode::Unsupported);
+    CHECK(undone.error().describe().find("Doing erase cannot be undone") != std::string::npos);
+}
