@@ -14,6 +14,10 @@
 //   bench_cache_engine [--mib N] [--seconds S] [--policy clockpro-steered|clockpro]
 // --policy runs the engines with plain CLOCK-Pro instead of the default, to see what the
 // steering costs on the hit path and in metadata.
+// The stores behind the engines are in memory, so a read that missed would not look slow: each
+// timed phase reads the engine's counters before and after and exits 1 unless they moved by
+// exactly the phase's calls (all hits where it times hits, all writes absorbed where it times
+// writes).
 
 #include <algorithm>
 #include <atomic>
@@ -75,9 +79,16 @@ template <typename Fn> double rate(double seconds, Fn&& fn) {
     }
 }
 
+struct Compared {
+    double rateA = 0; // calls/s
+    double rateB = 0;
+    std::uint64_t callsA = 0;
+    std::uint64_t callsB = 0;
+};
+
 // Measures a and b in alternating 20 ms slices for `seconds` each, so a machine whose load
-// changes during the run slows both alike; returns their calls/s.
-template <typename A, typename B> std::pair<double, double> compare(double seconds, A&& a, B&& b) {
+// changes during the run slows both alike.
+template <typename A, typename B> Compared compare(double seconds, A&& a, B&& b) {
     const int rounds = std::max(1, static_cast<int>(seconds / 0.02));
     std::uint64_t callsA = 0;
     std::uint64_t callsB = 0;
@@ -96,7 +107,38 @@ template <typename A, typename B> std::pair<double, double> compare(double secon
         slice(a, callsA, timeA);
         slice(b, callsB, timeB);
     }
-    return {static_cast<double>(callsA) / timeA, static_cast<double>(callsB) / timeB};
+    return {.rateA = static_cast<double>(callsA) / timeA,
+            .rateB = static_cast<double>(callsB) / timeB,
+            .callsA = callsA,
+            .callsB = callsB};
+}
+
+// What a phase's calls should have moved the engine's counters by.
+struct Counted {
+    std::uint64_t hits = 0;
+    std::uint64_t misses = 0;
+    std::uint64_t writes = 0;
+};
+
+// Exits 1 unless the engine counted exactly `expected` (and bypassed nothing) between before and
+// after, so no figure is printed for reads that were not the hits it claims to time.
+void expectCounted(const std::string& phase, const CacheStats& before, const CacheStats& after,
+                   Counted expected) {
+    const Counted got{.hits = after.readHits - before.readHits,
+                      .misses = after.readMisses - before.readMisses,
+                      .writes = after.writes - before.writes};
+    const std::uint64_t bypassed = after.bypassed - before.bypassed;
+    if (got.hits != expected.hits || got.misses != expected.misses ||
+        got.writes != expected.writes || bypassed != 0) {
+        fmt::print(stderr,
+                   "bench_cache_engine: {}: expected {} hits, {} misses and {} writes; the engine "
+                   "counted {} hits, {} misses, {} writes and {} bypassed blocks\n",
+                   phase, expected.hits, expected.misses, expected.writes, got.hits, got.misses,
+                   got.writes, bypassed);
+        std::exit(1);
+    }
+    fmt::print("  checked ({}): the engine counted {} hits, {} misses, {} writes, as expected\n",
+               phase, got.hits, got.misses, got.writes);
 }
 
 void fillCompressible(std::byte* data, std::size_t size, std::mt19937_64& random) {
@@ -203,6 +245,7 @@ int main(int argc, char** argv) {
     for (std::size_t b = 0; b < blocks; ++b) {
         (void)engine->read(b * kBlock, out);
     }
+    expectCounted("warm-up", {}, engine->stats(), {.misses = blocks});
     const auto engineRead = [&](std::uint64_t i) { (void)engine->read(pick(i) * kBlock, out); };
     char path[] = "/var/tmp/ssdk-bench-pagecache-XXXXXX";
     const int fd = mkstemp(path);
@@ -214,18 +257,24 @@ int main(int argc, char** argv) {
     for (std::size_t b = 0; b < blocks; ++b) {
         (void)pread(fd, out.data(), kBlock, static_cast<off_t>(b * kBlock));
     }
-    const auto [engineVsPread, preadHits] = compare(seconds, engineRead, [&](std::uint64_t i) {
+    auto before = engine->stats();
+    const auto vsPread = compare(seconds, engineRead, [&](std::uint64_t i) {
         (void)pread(fd, out.data(), kBlock, static_cast<off_t>(pick(i) * kBlock));
     });
     close(fd);
-    const auto [engineVsMemcpy, memcpyRate] = compare(seconds, engineRead, [&](std::uint64_t i) {
+    auto after = engine->stats();
+    expectCounted("hit path vs pread", before, after, {.hits = vsPread.callsA});
+    before = after;
+    const auto vsMemcpy = compare(seconds, engineRead, [&](std::uint64_t i) {
         std::memcpy(out.data(), data.data() + pick(i) * kBlock, kBlock);
     });
+    expectCounted("hit path vs memcpy", before, engine->stats(), {.hits = vsMemcpy.callsA});
+    const double memcpyRate = vsMemcpy.rateB;
     fmt::print("hit path, 1 thread: engine {:.2f} M/s vs pread(page cache) {:.2f} M/s; engine "
                "{:.2f} M/s vs memcpy pool {:.2f} M/s\n",
-               engineVsPread / 1e6, preadHits / 1e6, engineVsMemcpy / 1e6, memcpyRate / 1e6);
-    fmt::print("  ratio engine/pread  {:.2f}  (target >= 2.0)\n", engineVsPread / preadHits);
-    fmt::print("  ratio engine/memcpy {:.2f}  (target >= 0.70)\n", engineVsMemcpy / memcpyRate);
+               vsPread.rateA / 1e6, vsPread.rateB / 1e6, vsMemcpy.rateA / 1e6, memcpyRate / 1e6);
+    fmt::print("  ratio engine/pread  {:.2f}  (target >= 2.0)\n", vsPread.rateA / vsPread.rateB);
+    fmt::print("  ratio engine/memcpy {:.2f}  (target >= 0.70)\n", vsMemcpy.rateA / memcpyRate);
 
     // ---- metadata per cached block by cache size, with the data set cached and after random
     // reads over four times the cache (evictions: the keys CLOCK-Pro remembers, and the shadow
@@ -247,6 +296,8 @@ int main(int argc, char** argv) {
             (void)(*sized)->read(b * kBlock, out);
         }
         const auto filled = (*sized)->stats();
+        expectCounted(fmt::format("metadata, {} MiB filled", cacheMib), {}, filled,
+                      {.misses = capacity});
         std::mt19937_64 spread(cacheMib);
         for (std::uint64_t i = 0; i < 3 * capacity; ++i) {
             (void)(*sized)->read(spread() % (4 * capacity) * kBlock, out);
@@ -266,6 +317,7 @@ int main(int argc, char** argv) {
     // compares a one-thread slice with the two-thread slice right after it, and the result is
     // the median of those ratios ----
     const auto scaling = [&](auto&& op) {
+        // One thread's 50 ms slice: its calls and calls/s.
         const auto slice = [&](unsigned seed) {
             thread_local PageBuffer local(kBlock);
             const auto start = Clock::now();
@@ -275,32 +327,35 @@ int main(int argc, char** argv) {
                     op(pick(calls * 7 + seed), local.data());
                 }
             } while (secondsSince(start) < 0.05);
-            return static_cast<double>(calls) / secondsSince(start);
+            return std::pair{calls, static_cast<double>(calls) / secondsSince(start)};
         };
         double one = 0;
         double two = 0;
+        std::uint64_t calls = 0;
         std::vector<double> ratios;
         const int rounds = std::max(1, static_cast<int>(seconds / 0.1));
         for (int round = 0; round < rounds; ++round) {
-            const double alone = slice(1);
-            double other = 0;
+            const auto alone = slice(1);
+            std::pair<std::uint64_t, double> other;
             std::thread helper([&] { other = slice(2); });
-            const double mine = slice(1);
+            const auto mine = slice(1);
             helper.join();
-            const double both = mine + other;
-            one += alone;
+            const double both = mine.second + other.second;
+            one += alone.second;
             two += both;
-            ratios.push_back(both / alone);
+            calls += alone.first + mine.first + other.first;
+            ratios.push_back(both / alone.second);
         }
-        return std::tuple{one / rounds, two / rounds, median(ratios)};
+        return std::tuple{one / rounds, two / rounds, median(ratios), calls};
     };
     const auto hitsBefore = engine->stats();
-    const auto [engineOne, engineTwo, engineScaling] =
+    const auto [engineOne, engineTwo, engineScaling, engineCalls] =
         scaling([&](std::uint64_t block, std::byte* to) {
             (void)engine->read(block * kBlock, std::span(to, kBlock));
         });
     const auto hitsAfter = engine->stats();
-    const auto [memcpyOne, memcpyTwo, memcpyScaling] =
+    expectCounted("hits, 2 threads against 1", hitsBefore, hitsAfter, {.hits = engineCalls});
+    const auto [memcpyOne, memcpyTwo, memcpyScaling, memcpyCalls] =
         scaling([&](std::uint64_t block, std::byte* to) {
             std::memcpy(to, data.data() + block * kBlock, kBlock);
         });
@@ -320,7 +375,7 @@ int main(int argc, char** argv) {
     std::vector<char> raw(lz4Blocks * static_cast<std::size_t>(LZ4_compressBound(kBlock)));
     std::vector<int> rawSize(lz4Blocks);
     const auto rawStride = static_cast<std::size_t>(LZ4_compressBound(kBlock));
-    const auto [encodeRate, rawCompressRate] = compare(
+    const auto encoding = compare(
         seconds,
         [&](std::uint64_t i) {
             const std::size_t k = i % lz4Blocks;
@@ -335,7 +390,7 @@ int main(int argc, char** argv) {
                 reinterpret_cast<const char*>(data.data() + k * kBlock), raw.data() + k * rawStride,
                 kBlock, static_cast<int>(rawStride));
         });
-    const auto [decodeRate, rawDecompressRate] = compare(
+    const auto decoding = compare(
         seconds,
         [&](std::uint64_t i) {
             const std::size_t k = pick(i) % lz4Blocks;
@@ -355,12 +410,12 @@ int main(int argc, char** argv) {
     }
     fmt::print("LZ4 admission: engine encode {:.0f} MB/s, LZ4_compress_default {:.0f} MB/s; ratio "
                "{:.2f} (target >= 0.9)\n",
-               encodeRate * kBlock / 1e6, rawCompressRate * kBlock / 1e6,
-               encodeRate / rawCompressRate);
+               encoding.rateA * kBlock / 1e6, encoding.rateB * kBlock / 1e6,
+               encoding.rateA / encoding.rateB);
     fmt::print("LZ4 hit: engine decode {:.0f} MB/s, LZ4_decompress_safe {:.0f} MB/s; ratio {:.2f} "
                "(target >= 0.9)\n",
-               decodeRate * kBlock / 1e6, rawDecompressRate * kBlock / 1e6,
-               decodeRate / rawDecompressRate);
+               decoding.rateA * kBlock / 1e6, decoding.rateB * kBlock / 1e6,
+               decoding.rateA / decoding.rateB);
     fmt::print("  compression ratio: engine {:.2f}, whole-block LZ4 {:.2f}\n",
                static_cast<double>(lz4Blocks * kBlock) / static_cast<double>(storedTotal),
                static_cast<double>(lz4Blocks * kBlock) / static_cast<double>(rawTotal));
@@ -381,8 +436,13 @@ int main(int argc, char** argv) {
                                false);
         };
     };
-    const auto [absorbRaw, absorbNoiseCompressed] =
-        compare(seconds, writer(*writeBackRaw), writer(*writeBackCompressed));
+    const auto absorbed = compare(seconds, writer(*writeBackRaw), writer(*writeBackCompressed));
+    const double absorbRaw = absorbed.rateA;
+    const double absorbNoiseCompressed = absorbed.rateB;
+    expectCounted("absorption, compression off", {}, writeBackRaw->stats(),
+                  {.writes = absorbed.callsA});
+    expectCounted("absorption, compression on", {}, writeBackCompressed->stats(),
+                  {.writes = absorbed.callsB});
     if (const auto ops = writeBackRaw->stats().writebackOps; ops != 0) {
         fmt::print("  (write-back ran during the absorption test: {} ops)\n", ops);
     }
@@ -392,14 +452,28 @@ int main(int argc, char** argv) {
     fmt::print("incompressible data with compression on: {:.2f} M writes/s, {:.1f}% slower than "
                "compression off (target <= 10%)\n",
                absorbNoiseCompressed / 1e6, 100.0 * (1.0 - absorbNoiseCompressed / absorbRaw));
-    // Hits on the blocks just written (stored raw by both engines).
+    // Hits on the blocks just written (stored raw by both engines). A short run may not have
+    // written every one of them: those are written now, so that the reads below all hit.
+    for (CacheEngine* target : {writeBackRaw.get(), writeBackCompressed.get()}) {
+        for (std::uint64_t block = 0; block < writeBlocks; ++block) {
+            (void)target->write(block * kBlock, std::span(noise.data() + block * kBlock, kBlock),
+                                false);
+        }
+    }
+    const auto rawBefore = writeBackRaw->stats();
+    const auto compressedBefore = writeBackCompressed->stats();
     const auto reader = [&](CacheEngine& target) {
         return [&target, &out, &pick, writeBlocks](std::uint64_t i) {
             (void)target.read(pick(i) % writeBlocks * kBlock, out);
         };
     };
-    const auto [noiseHitsRaw, noiseHitsCompressed] =
-        compare(seconds, reader(*writeBackRaw), reader(*writeBackCompressed));
+    const auto noiseHits = compare(seconds, reader(*writeBackRaw), reader(*writeBackCompressed));
+    expectCounted("hits on written data, compression off", rawBefore, writeBackRaw->stats(),
+                  {.hits = noiseHits.callsA});
+    expectCounted("hits on written data, compression on", compressedBefore,
+                  writeBackCompressed->stats(), {.hits = noiseHits.callsB});
+    const double noiseHitsRaw = noiseHits.rateA;
+    const double noiseHitsCompressed = noiseHits.rateB;
     fmt::print("  and its hits: {:.2f} M reads/s, {:.1f}% slower than compression off (target "
                "<= 10%)\n",
                noiseHitsCompressed / 1e6, 100.0 * (1.0 - noiseHitsCompressed / noiseHitsRaw));
@@ -408,6 +482,7 @@ int main(int argc, char** argv) {
     // while another thread reads at random; how long that thread's longest read took, against
     // the resize's own time (each shard is resized under its own lock; only giving the RAM
     // back holds them all) ----
+    const auto beforeResize = engine->stats();
     std::atomic<bool> resized{false};
     std::vector<double> readMicros;
     std::thread resizeReader([&] {
@@ -427,6 +502,12 @@ int main(int argc, char** argv) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     resized = true;
     resizeReader.join();
+    // Reads after the shrink miss the blocks it dropped: the check is that every read was served
+    // by the engine's hit or miss path and none bypassed it.
+    const auto afterResize = engine->stats();
+    const std::uint64_t resizeHits = afterResize.readHits - beforeResize.readHits;
+    expectCounted("reads during the resize", beforeResize, afterResize,
+                  {.hits = resizeHits, .misses = readMicros.size() - resizeHits});
     const double longest = *std::ranges::max_element(readMicros);
     fmt::print("resize to a quarter under reads: {:.1f} ms; the reader's longest read {:.0f} us "
                "({:.2f} of the resize; median read {:.1f} us)\n",

@@ -10,6 +10,10 @@
 // the median of its rounds. Prints a table and the ratio daemon/nbdkit per workload.
 // Because the machine may be shared, it also prints each server's CPU time per GiB moved
 // (from /proc/PID/stat around each run): throughput swings with other load, CPU cost does not.
+// The export's file is in the page cache too, so a read the engine missed would not look slow:
+// the daemon's `stats` (control socket) are read around the warm pass and each of its runs, and
+// when the cache can hold the export the bench exits 1 unless the warm pass cached all of it and
+// every block a run read was a hit (a smaller --cache-size-mib prints its runs' hits and misses).
 //
 //   nbd_bench [--size-mib 256] [--runtime 3] [--rounds 3] [--daemon PATH] [--threads N]
 //             [--cache-size-mib N] [--compression lz4|none]
@@ -31,6 +35,7 @@
 
 #include "core/base/json.h"
 #include "core/base/system_process_runner.h"
+#include "core/cachectl/backends/engine_backend.h"
 #include "tests/support/child_process.h"
 
 namespace {
@@ -111,6 +116,38 @@ std::optional<Figure> runFio(ssdk::ProcessRunner& runner, const Workload& worklo
                   .cpuPerGib = gib > 0 ? cpu / gib : 0};
 }
 
+// The daemon's counters for its one export (docs/daemon.md, "stats"), in 4 KiB blocks.
+struct Counters {
+    std::uint64_t readBlocks = 0; // NBD reads, of any size
+    std::uint64_t hits = 0;
+    std::uint64_t misses = 0;
+    std::uint64_t bypassed = 0;
+    std::uint64_t cachedBlocks = 0;
+    std::uint64_t capacityBlocks = 0;
+};
+
+// nullopt (reported) when the daemon does not answer or serves the export without a cache.
+std::optional<Counters> daemonCounters(const std::filesystem::path& control) {
+    auto reply = ssdk::cachectl::controlRequest(control, ssdk::Json{{"cmd", "stats"}});
+    if (!reply) {
+        fmt::print(stderr, "nbd_bench: the daemon's stats: {}\n", reply.error().describe());
+        return std::nullopt;
+    }
+    const auto& exported = (*reply)["exports"][0];
+    const auto& cache = exported["cache"];
+    if (!cache.is_object()) {
+        fmt::print(stderr, "nbd_bench: the daemon reports no cache for the export\n");
+        return std::nullopt;
+    }
+    const auto count = [&](const char* field) { return cache[field].get<std::uint64_t>(); };
+    return Counters{.readBlocks = exported["read_bytes"].get<std::uint64_t>() / 4096,
+                    .hits = count("hits"),
+                    .misses = count("misses"),
+                    .bypassed = count("bypassed"),
+                    .cachedBlocks = count("cached_blocks"),
+                    .capacityBlocks = count("capacity_blocks")};
+}
+
 double median(const std::vector<Figure>& figures, double Figure::*field) {
     std::vector<double> values;
     for (const auto& figure : figures) {
@@ -173,11 +210,12 @@ int main(int argc, char** argv) {
         }
     }
     const auto daemonSocket = dir / "cached.sock";
+    const auto controlSocket = dir / "control.sock";
     const auto kitSocket = dir / "nbdkit.sock";
     auto daemon = ChildProcess::spawn(
         {daemonPath, "--export", "bench=" + dataPath.string(), "--socket", daemonSocket.string(),
-         "--threads", std::to_string(threads), "--log-level", "warn", "--cache-size",
-         fmt::format("{}M", cacheSizeMib), "--compression", compression});
+         "--control", controlSocket.string(), "--threads", std::to_string(threads), "--log-level",
+         "warn", "--cache-size", fmt::format("{}M", cacheSizeMib), "--compression", compression});
     auto kit = ChildProcess::spawn(
         {"nbdkit", "-f", "-U", kitSocket.string(), "memory", std::to_string(size)});
     if (!daemon || !kit || !daemon->waitForLine("ready", std::chrono::seconds(10))) {
@@ -207,20 +245,50 @@ int main(int argc, char** argv) {
         {"1 MiB sequential read QD8 (MiB/s)", {"--rw=read", "--bs=1M", "--iodepth=8"}, false},
     };
     if (cacheSizeMib > 0) {
-        // One pass over the whole export in random order (fio's random map reads every block
-        // once; random offsets are not a sequential stream, so nothing is bypassed).
+        // One pass over the whole export in random order, every block once. With fio's default
+        // generator and random map, an offset already read moves on to the next free one, so the
+        // pass ends in runs of consecutive blocks that the sequential cutoff bypasses (6 of 64
+        // MiB here); an LFSR visits every block once without that, in an order with no runs.
         auto warm = ssdk::runChecked(
             runner,
             ssdk::ProcessRequest{.argv = {"fio", "--name=warm", "--ioengine=nbd",
                                           "--uri=nbd+unix:///bench?socket=" + daemonSocket.string(),
-                                          "--rw=randread", "--bs=1M", "--iodepth=8",
-                                          "--output-format=terse"},
+                                          "--rw=randread", "--random_generator=lfsr", "--bs=1M",
+                                          "--iodepth=8", "--output-format=terse"},
                                  .timeout = std::chrono::seconds(600)});
         if (!warm) {
             fmt::print(stderr, "nbd_bench: warming the cache failed: {}\n",
                        warm.error().describe());
             cleanup();
             return 1;
+        }
+    }
+    // Whether every block a run reads must be a hit: the cache holds the whole export.
+    bool allHits = false;
+    if (cacheSizeMib > 0) {
+        const auto warmed = daemonCounters(controlSocket);
+        if (!warmed) {
+            cleanup();
+            return 1;
+        }
+        const std::uint64_t exportBlocks = size / 4096;
+        allHits = warmed->capacityBlocks >= exportBlocks;
+        fmt::print("warm pass: {} of {} blocks cached ({} misses, {} bypassed); cache capacity "
+                   "{} blocks\n",
+                   warmed->cachedBlocks, exportBlocks, warmed->misses, warmed->bypassed,
+                   warmed->capacityBlocks);
+        if (allHits && warmed->cachedBlocks != exportBlocks) {
+            fmt::print(stderr,
+                       "nbd_bench: the warm pass left {} of the export's {} blocks out of "
+                       "a cache that holds them all: the runs would not time hits\n",
+                       exportBlocks - warmed->cachedBlocks, exportBlocks);
+            cleanup();
+            return 1;
+        }
+        if (!allHits) {
+            fmt::print("the cache holds {} of the export's {} blocks: the daemon's figures mix "
+                       "hits and misses (counted per run below)\n",
+                       warmed->capacityBlocks, exportBlocks);
         }
     }
     std::vector<Server> servers{
@@ -235,14 +303,33 @@ int main(int argc, char** argv) {
             for (std::size_t s = 0; s < servers.size(); ++s) {
                 // Alternate who goes first so neither always runs on a warmer machine.
                 const std::size_t which = (s + round) % servers.size();
+                const bool cached = which == 0 && cacheSizeMib > 0;
+                const auto before = cached ? daemonCounters(controlSocket) : std::nullopt;
                 const auto value = runFio(runner, workloads[w], servers[which], runtime);
-                if (!value) {
+                const auto after = cached ? daemonCounters(controlSocket) : std::nullopt;
+                if (!value || (cached && (!before || !after))) {
                     cleanup();
                     return 1;
                 }
                 figures[which * workloads.size() + w].push_back(*value);
                 fmt::print("  round {} {:<36} {:<18} {:>12.0f}   CPU {:6.2f} s/GiB\n", round + 1,
                            workloads[w].name, servers[which].name, value->rate, value->cpuPerGib);
+                if (!cached) {
+                    continue;
+                }
+                const std::uint64_t read = after->readBlocks - before->readBlocks;
+                const std::uint64_t hits = after->hits - before->hits;
+                const std::uint64_t misses = after->misses - before->misses;
+                fmt::print("    the daemon's engine: {} blocks read, {} hits, {} misses\n", read,
+                           hits, misses);
+                if (allHits && (read == 0 || hits != read || misses != 0)) {
+                    fmt::print(stderr,
+                               "nbd_bench: {}: the run read {} blocks, the engine counted "
+                               "{} hits and {} misses; its figure is not of hits\n",
+                               workloads[w].name, read, hits, misses);
+                    cleanup();
+                    return 1;
+                }
             }
         }
     }

@@ -557,6 +557,7 @@ void CacheEngine::reviewHugePages() {
             ->debug("cache engine: {} of {} frames hold raw data; huge pages {}", raw, numbered,
                     dense ? "on" : "off");
     }
+    ++m_hugePageReviews;
 }
 
 // After a store into shard, with its lock held: fits the shard to its budget, and has a
@@ -1293,6 +1294,8 @@ CacheStats CacheEngine::stats() const {
     stats.writebackBlocks = m_writebackBlocks.load();
     stats.dirtyBytes = m_dirtyBlocks.load() * kBlock;
     stats.ramBytes = m_ramBytes;
+    // Reviews first: a caller that sees a review counted sees the advice that review left.
+    stats.hugePageReviews = m_hugePageReviews.load();
     stats.hugePageBytes = m_hugePageBytes.load(std::memory_order_relaxed);
     stats.writebackErrors = m_writebackErrors.load();
     return stats;

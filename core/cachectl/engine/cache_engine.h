@@ -81,6 +81,9 @@ struct CacheStats {
     // Frame memory huge pages may back (the frames a full cache uses; with compression, only
     // while nearly every block is stored raw).
     std::uint64_t hugePageBytes = 0;
+    // Times a compressing cache has reviewed that advice (reviewHugePages): after its first
+    // stores, then once per write-back interval. Tests wait on it to see the advice hold.
+    std::uint64_t hugePageReviews = 0;
 
     double hitRatio() const {
         const auto total = readHits + readMisses;
@@ -190,6 +193,7 @@ private:
     std::uint64_t m_hugePageFrames = 0; // per shard, when on
     bool m_denseFrames = false;         // with compression: whether they are on
     std::atomic<std::uint64_t> m_hugePageBytes{0};
+    std::atomic<std::uint64_t> m_hugePageReviews{0}; // counted once each review has decided
     std::atomic<std::int64_t> m_storesBeforeReview{0};
     std::vector<std::unique_ptr<Shard>> m_shards;
     std::uint64_t m_shardMask;

@@ -1029,10 +1029,19 @@ TEST_CASE("a compressing cache's frames are on huge pages only while its blocks 
             REQUIRE((*engine)->write(b * kBlock, data, false));
         }
     };
-    // The advice once the writer has reviewed it about 20 times (it stays off)...
+    // The advice once the writer has reviewed the data just written (it stays off): two more
+    // reviews, since the first may have read the frames' counts before the writes ended. A
+    // loaded machine may delay them, so this waits on the count rather than for a time.
     const auto afterReviews = [&] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        return (*engine)->stats().hugePageBytes;
+        const std::uint64_t target = (*engine)->stats().hugePageReviews + 2;
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while ((*engine)->stats().hugePageReviews < target &&
+               std::chrono::steady_clock::now() < until) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        const auto stats = (*engine)->stats();
+        REQUIRE(stats.hugePageReviews >= target);
+        return stats.hugePageBytes;
     };
     // ... or once it turned on or off (a loaded machine may delay the writer's reviews).
     const auto onceAdvised = [&](bool on) {
