@@ -2,10 +2,15 @@
 // lines account for the bytes dd wrote while it sampled; its table, usage errors and a
 // missing device; a real CDM run saves and prints the average of its loops when asked.
 #include <chrono>
+#include <condition_variable>
+#include <cstdio>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
+#include <mutex>
 #include <set>
 #include <sstream>
+#include <sys/wait.h>
 #include <thread>
 
 #include "core/base/system_process_runner.h"
@@ -32,6 +37,57 @@ std::vector<std::string> linesOf(const std::string& text) {
 
 const std::string kCtl = std::string(SSDK_BINARY_DIR) + "/bin/ssdkeeperctl";
 
+// A command's output lines as they come (a thread reads them), so a test can act once the
+// first one is out instead of after a guessed delay.
+class MonitorLines {
+public:
+    explicit MonitorLines(const std::string& command)
+        : m_reader([this, command] { read(command); }) {}
+    ~MonitorLines() {
+        if (m_reader.joinable()) {
+            m_reader.join();
+        }
+    }
+
+    bool waitForFirst(std::chrono::seconds timeout) {
+        std::unique_lock lock(m_mutex);
+        return m_changed.wait_for(lock, timeout, [this] { return !m_lines.empty() || m_ended; }) &&
+               !m_lines.empty();
+    }
+    // Waits for the command to end: its wait status and every line it wrote.
+    std::pair<int, std::vector<std::string>> finish() {
+        m_reader.join();
+        return {m_status, m_lines};
+    }
+
+private:
+    void read(const std::string& command) {
+        FILE* out = ::popen(command.c_str(), "r");
+        char buffer[4096];
+        while (out != nullptr && std::fgets(buffer, sizeof buffer, out) != nullptr) {
+            std::string line(buffer);
+            while (!line.empty() && line.back() == '\n') {
+                line.pop_back();
+            }
+            const std::lock_guard lock(m_mutex);
+            m_lines.push_back(line);
+            m_changed.notify_all();
+        }
+        const int status = out != nullptr ? ::pclose(out) : -1;
+        const std::lock_guard lock(m_mutex);
+        m_status = status;
+        m_ended = true;
+        m_changed.notify_all();
+    }
+
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::vector<std::string> m_lines;
+    int m_status = -1;
+    bool m_ended = false;
+    std::thread m_reader; // last: starts once the members it uses exist
+};
+
 } // namespace
 
 TEST_CASE("monitor --json: one object per sample whose bytes account for dd's", "[perf][cli]") {
@@ -41,30 +97,22 @@ TEST_CASE("monitor --json: one object per sample whose bytes account for dd's", 
     const auto drive = createLabDrive(manager, "perf-monitor", Bytes::mib(256));
     const std::string name = fs::path(drive.devicePath).filename().string();
 
-    // 25 samples of 200 ms (5 s); dd writes 64 MiB from 1 s on, well inside the window.
+    // 25 samples of 200 ms (5 s); dd writes 64 MiB once the first sample is out (so that one
+    // saw no writes), well inside the window.
     constexpr int kSamples = 25;
     constexpr double kDdBytes = 64.0 * 1024 * 1024;
-    std::optional<Expected<ProcessResult>> monitored;
-    std::thread monitor([&] {
-        SystemProcessRunner own;
-        monitored = own.run({.argv = {kCtl, "monitor", drive.devicePath, "--json", "--interval",
-                                      "200", "--count", std::to_string(kSamples)},
-                             .timeout = std::chrono::seconds(60)});
-    });
-    std::this_thread::sleep_for(std::chrono::seconds(1));
+    MonitorLines monitored(kCtl + " monitor " + drive.devicePath +
+                           " --json --interval 200 --count " + std::to_string(kSamples));
+    REQUIRE(monitored.waitForFirst(std::chrono::seconds(30)));
     const auto dd = processes.run({.argv = {"dd", "if=/dev/zero", "of=" + drive.devicePath, "bs=1M",
                                             "count=64", "oflag=direct"}});
-    monitor.join();
+    const auto [status, lines] = monitored.finish();
     REQUIRE(dd);
     INFO(dd->standardError);
     REQUIRE(dd->exitCode == 0);
-    REQUIRE(monitored.has_value());
-    REQUIRE(monitored->has_value());
-    const ProcessResult& result = **monitored;
-    INFO(result.standardOutput << result.standardError);
-    REQUIRE(result.exitCode == 0);
-
-    const auto lines = linesOf(result.standardOutput);
+    INFO(fmt::format("{}", fmt::join(lines, "\n")));
+    REQUIRE(WIFEXITED(status));
+    REQUIRE(WEXITSTATUS(status) == 0);
     REQUIRE(lines.size() == kSamples);
     const std::set<std::string> fields{
         "time",      "device",     "interval_s",     "read_bytes_per_s", "write_bytes_per_s",
