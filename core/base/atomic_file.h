@@ -1,8 +1,8 @@
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string_view>
-#include <sys/types.h>
 
 #include "core/base/error.h"
 
@@ -15,11 +15,11 @@ namespace ssdk {
 // is followed or overwritten. The directory itself is opened as given: callers writing for
 // another user must make sure nobody else can change it (see core/base/state_store.h).
 Expected<void> writeFileAtomically(const std::filesystem::path& file, std::string_view text,
-                                   mode_t mode = 0644);
+                                   std::uint32_t mode = 0644);
 
 // The same inside the directory open as `directoryFd`; `name` is a plain file name (no '/').
 // `shownPath` names the file in errors.
 Expected<void> writeFileAtomicallyAt(int directoryFd, std::string_view name, std::string_view text,
-                                     mode_t mode, const std::filesystem::path& shownPath);
+                                     std::uint32_t mode, const std::filesystem::path& shownPath);
 
 } // namespace ssdk

@@ -8,7 +8,6 @@
 // what is inside it. The checks do not depend on the umask.
 
 #include <filesystem>
-#include <sys/types.h>
 
 #include "core/base/error.h"
 #include "core/base/unique_fd.h"

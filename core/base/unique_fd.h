@@ -1,7 +1,6 @@
 #pragma once
 // UniqueFd: owns a POSIX file descriptor and closes it when destroyed.
 
-#include <unistd.h>
 #include <utility>
 
 namespace ssdk {
@@ -26,12 +25,7 @@ public:
     int get() const { return m_fd; }
     bool valid() const { return m_fd >= 0; }
     // Closes the descriptor held now and takes fd.
-    void reset(int fd = -1) {
-        if (m_fd >= 0) {
-            ::close(m_fd);
-        }
-        m_fd = fd;
-    }
+    void reset(int fd = -1);
     // Gives up ownership without closing.
     int release() { return std::exchange(m_fd, -1); }
 

@@ -29,7 +29,7 @@ std::string temporaryName(std::string_view name) {
 } // namespace
 
 Expected<void> writeFileAtomicallyAt(int directoryFd, std::string_view name, std::string_view text,
-                                     mode_t mode, const std::filesystem::path& shownPath) {
+                                     std::uint32_t mode, const std::filesystem::path& shownPath) {
     if (name.empty() || name.find('/') != std::string_view::npos || name == "." || name == "..") {
         return fail(ErrorCode::InvalidArgument,
                     "'" + std::string(name) + "' is not a plain file name");
@@ -81,7 +81,7 @@ Expected<void> writeFileAtomicallyAt(int directoryFd, std::string_view name, std
 }
 
 Expected<void> writeFileAtomically(const std::filesystem::path& file, std::string_view text,
-                                   mode_t mode) {
+                                   std::uint32_t mode) {
     const auto directory = file.has_parent_path() ? file.parent_path() : ".";
     UniqueFd dir(::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (!dir.valid()) {
