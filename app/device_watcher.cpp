@@ -37,6 +37,7 @@ void DeviceWatcher::rescan() {
 void DeviceWatcher::poll() {
     std::string token = m_discovery.changeToken();
     if (m_haveResult && token == m_lastToken) {
+        emit polledUnchanged();
         return;
     }
     discoverNow(token);

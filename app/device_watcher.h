@@ -37,6 +37,8 @@ signals:
     void devicesDiscovered(const ssdk::app::DeviceList& devices);
     // A discovery that failed, described for people; polling goes on and retries.
     void discoveryFailed(const QString& message);
+    // A poll found the devices as they were (nothing discovered, nothing sent).
+    void polledUnchanged();
 
 private:
     void poll();
