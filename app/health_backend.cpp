@@ -6,6 +6,7 @@
 #include "core/lab/lab.h"
 #include "core/rpc/client.h"
 #include "core/smart/report_loader.h"
+#include "core/smart/smart_client.h"
 
 namespace ssdk::app {
 
@@ -45,12 +46,10 @@ Expected<smart::DriveHealth> SystemHealthBackend::load(const std::filesystem::pa
 Expected<void> SystemHealthBackend::selfTest(const device::Device& device,
                                              smart::SelfTestAction action) {
     const std::lock_guard lock(m_mutex);
-    const bool abort = action == smart::SelfTestAction::Abort;
-    Json args{{"device", device.path}};
-    if (!abort) {
-        args["test"] = smart::toString(action);
-    }
-    auto result = helper().call(abort ? "selftest.abort" : "selftest.start", args);
+    smart::SmartClient client(helper());
+    auto result = action == smart::SelfTestAction::Abort
+                      ? client.abortSelfTest({device.path})
+                      : client.startSelfTest({device.path, action});
     if (!result) {
         return std::unexpected(result.error());
     }

@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "app/device_text.h"
+#include "core/lab/verbs.h"
 
 namespace ssdk::app {
 
@@ -117,10 +118,7 @@ lab::LabCreateRequest LabDriveDialog::request() const {
 }
 
 Json LabDriveDialog::toHelperArgs(const lab::LabCreateRequest& request) {
-    return Json{{"name", request.name},
-                {"size", request.size.value},
-                {"sector_size", request.logicalSectorSize},
-                {"layout", request.layout}};
+    return lab::toJson(request);
 }
 
 } // namespace ssdk::app

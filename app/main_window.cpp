@@ -34,6 +34,7 @@
 #include "app/theme.h"
 #include "app/widgets/drive_delegate.h"
 #include "app/widgets/drive_icons.h"
+#include "core/lab/lab_client.h"
 
 namespace ssdk::app {
 
@@ -375,8 +376,8 @@ void MainWindow::setBusy(const QString& text) {
     updateActions();
 }
 
-void MainWindow::runHelper(const QString& verb, Json args, const QString& busyText) {
-    if (!m_helper->call(verb, std::move(args))) {
+void MainWindow::runHelper(const char* verb, HelperCaller::Work work, const QString& busyText) {
+    if (!m_helper->run(QString::fromLatin1(verb), std::move(work))) {
         return;
     }
     setBusy(busyText);
@@ -398,8 +399,17 @@ void MainWindow::createLabDrive() {
     }
     const lab::LabCreateRequest request = dialog.request();
     m_helperSubject = toQString(request.name);
-    runHelper(QStringLiteral("lab.create"), LabDriveDialog::toHelperArgs(request),
-              tr("Creating lab drive “%1”…").arg(m_helperSubject));
+    runHelper(
+        lab::kVerbLabCreate,
+        [request](rpc::Transport& transport,
+                  const rpc::Transport::EventHandler& onEvent) -> Expected<Json> {
+            auto drive = lab::LabClient(transport).create(request, onEvent);
+            if (!drive) {
+                return std::unexpected(drive.error());
+            }
+            return lab::toJson(*drive);
+        },
+        tr("Creating lab drive “%1”…").arg(m_helperSubject));
 }
 
 void MainWindow::destroyLabDrive() {
@@ -421,13 +431,22 @@ void MainWindow::destroyLabDrive() {
         return;
     }
     m_helperSubject = name;
-    runHelper(QStringLiteral("lab.destroy"), Json{{"name_or_device", name.toStdString()}},
-              tr("Destroying lab drive “%1”…").arg(name));
+    runHelper(
+        lab::kVerbLabDestroy,
+        [request = lab::DestroyRequest{name.toStdString()}](
+            rpc::Transport& transport, const rpc::Transport::EventHandler&) -> Expected<Json> {
+            auto destroyed = lab::LabClient(transport).destroy(request);
+            if (!destroyed) {
+                return std::unexpected(destroyed.error());
+            }
+            return lab::toJson(*destroyed);
+        },
+        tr("Destroying lab drive “%1”…").arg(name));
 }
 
 void MainWindow::helperFinished(const QString& verb, const HelperCaller::Outcome& outcome) {
     setBusy({});
-    const bool creating = verb == QStringLiteral("lab.create");
+    const bool creating = verb == QString::fromLatin1(lab::kVerbLabCreate);
     if (!outcome.ok) {
         QMessageBox box(QMessageBox::Critical,
                         creating ? tr("Create lab drive") : tr("Destroy lab drive"),

@@ -77,7 +77,8 @@ private:
     void updateActions();
     void updateEmptyState();
     void setBusy(const QString& text);
-    void runHelper(const QString& verb, Json args, const QString& busyText);
+    // Starts work on the helper, named verb (a lab verb constant) in helperFinished.
+    void runHelper(const char* verb, HelperCaller::Work work, const QString& busyText);
     void helperFinished(const QString& verb, const HelperCaller::Outcome& outcome);
     void showAbout();
 

@@ -9,6 +9,7 @@
 #include "cli/text_output.h"
 #include "core/firmware/fwupd.h"
 #include "core/firmware/info.h"
+#include "core/firmware/verbs.h"
 #include "core/rpc/client.h"
 
 namespace ssdk::cli {
@@ -25,7 +26,7 @@ Expected<Json> readInfo(const CliContext& context, const std::string& target) {
         return firmware::toJson(firmware::readFirmwareInfo(*device));
     }
     rpc::Transport& helper = context.helper();
-    return helper.call("firmware.info", Json{{"device", target}});
+    return helper.call(firmware::kVerbInfo, toJson(firmware::InfoRequest{target}));
 }
 
 std::string yesNo(bool value) {
@@ -261,30 +262,32 @@ int runUpdate(const CliContext& context, const UpdateOptions& options) {
                                           "an NVMe image update needs --slot and --action "
                                           "(or use --fwupd)"));
     }
-    Json args{{"device", options.device},
-              {"slot", options.slot},
-              {"action", options.action},
-              {"confirm_system_disk", options.confirmSystemDisk}};
+    auto action = firmware::commitActionArg(options.action);
+    if (!action) {
+        return reportError(context, action.error());
+    }
+    firmware::UpdateVerbRequest request{options.device, options.slot, *action, "",
+                                        options.confirmSystemDisk};
     if (!options.image.empty()) {
-        args["image"] = std::filesystem::absolute(options.image).lexically_normal().string();
+        request.image = std::filesystem::absolute(options.image).lexically_normal().string();
     }
     // The plan gets the image's size, read here with the user's own rights.
-    Json planArgs = args;
-    if (args.contains("image")) {
+    firmware::PlanVerbRequest planRequest{options.device, options.slot, *action, std::nullopt,
+                                          options.confirmSystemDisk};
+    if (!request.image.empty()) {
         std::error_code ec;
-        const std::string image = args["image"].get<std::string>();
-        if (!std::filesystem::is_regular_file(image, ec)) {
-            return reportError(
-                context, Error(ErrorCode::NotFound, image + " is not a readable regular file"));
+        if (!std::filesystem::is_regular_file(request.image, ec)) {
+            return reportError(context, Error(ErrorCode::NotFound,
+                                              request.image + " is not a readable regular file"));
         }
-        planArgs.erase("image");
-        planArgs["image_size"] = static_cast<std::uint64_t>(std::filesystem::file_size(image, ec));
+        planRequest.imageSize = std::filesystem::file_size(request.image, ec);
         if (ec) {
-            return reportError(context, errnoError(ec.value(), "reading the size of " + image));
+            return reportError(context,
+                               errnoError(ec.value(), "reading the size of " + request.image));
         }
     }
     rpc::Transport& helper = context.helper();
-    auto plan = helper.call("firmware.plan", planArgs);
+    auto plan = helper.call(firmware::kVerbPlan, toJson(planRequest));
     if (!plan) {
         return reportError(context, Error(plan.error())
                                         .addContext("checking the firmware update "
@@ -311,7 +314,7 @@ int runUpdate(const CliContext& context, const UpdateOptions& options) {
                                  "nothing was changed; add --yes to update the firmware of " +
                                      options.device + " as planned"));
     }
-    auto result = helper.call("firmware.update", args, progressPrinter(context));
+    auto result = helper.call(firmware::kVerbUpdate, toJson(request), progressPrinter(context));
     if (!result) {
         return reportError(
             context,

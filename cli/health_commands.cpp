@@ -17,6 +17,7 @@
 #include "core/smart/prometheus.h"
 #include "core/smart/report_loader.h"
 #include "core/smart/selftest.h"
+#include "core/smart/smart_client.h"
 
 namespace ssdk::cli {
 
@@ -210,27 +211,23 @@ int runSelfTest(const CliContext& context, const std::string& deviceName,
         return reportError(context, parsed.error());
     }
     const bool abort = *parsed == smart::SelfTestAction::Abort;
-    const Json args =
-        abort ? Json{{"device", device->path}} : Json{{"device", device->path}, {"test", action}};
-    auto result = context.helper().call(abort ? "selftest.abort" : "selftest.start", args);
+    smart::SmartClient helper(context.helper());
+    auto result = abort ? helper.abortSelfTest({device->path})
+                        : helper.startSelfTest({device->path, *parsed});
     if (!result) {
         return reportError(
             context, Error(result.error()).addContext(action + " self-test on " + device->path));
     }
     if (context.json) {
-        printJson(*result);
+        printJson(smart::toJson(*result));
         return kExitOk;
     }
     std::cout << (abort ? fmt::format("Aborted the self-test on {}.\n", device->path)
                         : fmt::format("Started a {} self-test on {}. Follow it with: "
                                       "ssdkeeperctl selftest {} status\n",
                                       action, device->path, deviceName));
-    if (result->contains("messages") && (*result)["messages"].is_array()) {
-        for (const auto& line : (*result)["messages"]) {
-            if (line.is_string()) {
-                std::cout << "  smartctl: " << line.get<std::string>() << "\n";
-            }
-        }
+    for (const auto& line : result->messages) {
+        std::cout << "  smartctl: " << line << "\n";
     }
     return kExitOk;
 }

@@ -6,6 +6,7 @@
 
 #include "cli/text_output.h"
 #include "core/base/system_process_runner.h"
+#include "core/lab/lab_client.h"
 #include "core/rpc/client.h"
 
 namespace ssdk::cli {
@@ -14,25 +15,20 @@ int runLabCreate(const CliContext& context, const lab::LabCreateRequest& request
     if (auto valid = lab::validateLabName(request.name); !valid) {
         return reportError(context, valid.error());
     }
-    rpc::Transport& helper = context.helper();
-    auto result = helper.call("lab.create", Json{{"name", request.name},
-                                                 {"size", request.size.value},
-                                                 {"sector_size", request.logicalSectorSize},
-                                                 {"layout", request.layout}});
+    lab::LabClient helper(context.helper());
+    auto result = helper.create(request);
     if (!result) {
         return reportError(
             context, Error(result.error()).addContext("creating lab drive '" + request.name + "'"));
     }
     if (context.json) {
-        printJson(*result);
+        printJson(lab::toJson(*result));
         return kExitOk;
     }
     std::cout << fmt::format("Created lab drive '{}': {} ({}, {}-byte sectors, layout {})\n"
                              "Sparse image: {}\n",
-                             result->value("name", request.name), result->value("device", "?"),
-                             formatIec(Bytes(result->value("size", std::uint64_t{0}))),
-                             request.logicalSectorSize, request.layout,
-                             result->value("image", "?"));
+                             result->name, result->devicePath, formatIec(result->size),
+                             request.logicalSectorSize, request.layout, result->image.string());
     return kExitOk;
 }
 
@@ -65,15 +61,15 @@ int runLabList(const CliContext& context) {
 }
 
 int runLabDestroy(const CliContext& context, const std::string& nameOrDevice) {
-    rpc::Transport& helper = context.helper();
-    auto result = helper.call("lab.destroy", Json{{"name_or_device", nameOrDevice}});
+    lab::LabClient helper(context.helper());
+    auto result = helper.destroy({nameOrDevice});
     if (!result) {
         return reportError(
             context,
             Error(result.error()).addContext("destroying lab drive '" + nameOrDevice + "'"));
     }
     if (context.json) {
-        printJson(*result);
+        printJson(lab::toJson(*result));
     } else {
         std::cout << "Destroyed lab drive '" << nameOrDevice
                   << "': loop device detached and image removed.\n";

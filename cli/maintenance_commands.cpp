@@ -5,52 +5,41 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
-#include <functional>
 #include <iostream>
 #include <memory>
 #include <unistd.h>
 
 #include "cli/text_output.h"
 #include "core/base/system_process_runner.h"
-#include "core/maintenance/trim/format_verify.h"
+#include "core/maintenance/maintenance_client.h"
 #include "core/maintenance/trim/fstrim.h"
-#include "core/rpc/client.h"
 
 namespace ssdk::cli {
 
 namespace {
 
-int callHelper(const CliContext& context, const std::string& verb, const Json& args,
-               const std::string& what, Json& result) {
-    rpc::Transport& helper = context.helper();
-    auto answer = helper.call(verb, args, progressPrinter(context));
-    if (!answer) {
-        return reportError(context, Error(answer.error()).addContext(what));
-    }
-    result = std::move(*answer);
-    return kExitOk;
-}
+namespace trim = maintenance::trim;
 
-// Calls a helper verb and prints its answer: as JSON with --json, else through `human`.
-int runVerb(const CliContext& context, const std::string& verb, const Json& args,
-            const std::string& what, const std::function<void(const Json&)>& human) {
-    Json result;
-    if (int rc = callHelper(context, verb, args, what, result); rc != kExitOk) {
-        return rc;
+// A MaintenanceClient call's result printed: as its JSON with --json, else through `human`.
+template <typename Reply, typename Human>
+int printReply(const CliContext& context, Expected<Reply> reply, const std::string& what,
+               Human human) {
+    if (!reply) {
+        return reportError(context, Error(reply.error()).addContext(what));
     }
     if (context.json) {
-        printJson(result);
+        printJson(toJson(*reply));
     } else {
-        human(result);
+        human(*reply);
     }
     return kExitOk;
 }
 
-void printLayers(const Json& audit) {
+void printLayers(const trim::TrimAudit& audit) {
     std::vector<std::vector<std::string>> rows{{"LAYER", "NAME", "STATUS", "DETAIL"}};
-    for (const auto& layer : audit.value("layers", Json::array())) {
-        rows.push_back({layer.value("layer", ""), layer.value("name", ""),
-                        layer.value("status", ""), layer.value("detail", "")});
+    for (const auto& layer : audit.layers) {
+        rows.push_back(
+            {layer.layer, layer.name, std::string(trim::toString(layer.status)), layer.detail});
     }
     std::cout << formatTable(rows);
 }
@@ -66,13 +55,14 @@ int runAudit(const CliContext& context, const std::string& given) {
             target = resolved.string();
         }
     }
-    return runVerb(context, "trim.audit", Json{{"target", target}}, "auditing TRIM for " + target,
-                   [](const Json& result) {
-                       printLayers(result);
-                       std::cout << fmt::format("\nRead after TRIM: {}\n{}\n",
-                                                result.value("read_after_trim", "?"),
-                                                result.value("verdict", ""));
-                   });
+    maintenance::MaintenanceClient client(context.helper());
+    return printReply(context, client.audit({target}), "auditing TRIM for " + target,
+                      [](const trim::TrimAudit& audit) {
+                          printLayers(audit);
+                          std::cout
+                              << fmt::format("\nRead after TRIM: {}\n{}\n",
+                                             trim::toString(audit.readAfterTrim), audit.verdict);
+                      });
 }
 
 // verify and fstrim act on a filesystem: a /dev path stands for where it is mounted.
@@ -98,6 +88,19 @@ Expected<std::string> mountPointOf(const CliContext& context, const std::string&
                 target + " has no mounted filesystem; give a mounted partition or its mount point");
 }
 
+void printVerify(const trim::VerifyResult& result) {
+    printLayers(result.audit);
+    std::cout << fmt::format("\nMarker blocks on {}: {} before; after: {} markers, {} "
+                             "zeros, {} ones, {} other\n",
+                             result.device, result.before.markers, result.after.markers,
+                             result.after.zeros, result.after.ones, result.after.other);
+    if (result.backingHoles) {
+        std::cout << fmt::format("Lab drive image: {} of those blocks store no data any more\n",
+                                 *result.backingHoles);
+    }
+    std::cout << fmt::format("Result: {} — {}\n", trim::toString(result.outcome), result.reason);
+}
+
 int runVerify(const CliContext& context, const std::string& target, bool online,
               std::uint32_t blocks) {
     auto resolvedMount = mountPointOf(context, target);
@@ -105,28 +108,11 @@ int runVerify(const CliContext& context, const std::string& target, bool online,
         return reportError(context, resolvedMount.error());
     }
     const std::string& mountPoint = *resolvedMount;
-    return runVerb(context, "trim.verify",
-                   Json{{"mount_point", mountPoint},
-                        {"mode", online ? "online" : "fstrim"},
-                        {"blocks", blocks}},
-                   "verifying TRIM on " + mountPoint, [](const Json& result) {
-                       printLayers(result);
-                       const Json& before = result["before"];
-                       const Json& after = result["after"];
-                       std::cout << fmt::format(
-                           "\nMarker blocks on {}: {} before; after: {} markers, {} "
-                           "zeros, {} ones, {} other\n",
-                           result.value("device", "?"), before.value("markers", 0),
-                           after.value("markers", 0), after.value("zeros", 0),
-                           after.value("ones", 0), after.value("other", 0));
-                       if (!result["backing_file_holes"].is_null()) {
-                           std::cout << fmt::format(
-                               "Lab drive image: {} of those blocks store no data any more\n",
-                               result["backing_file_holes"].get<std::uint64_t>());
-                       }
-                       std::cout << fmt::format("Result: {} — {}\n", result.value("result", "?"),
-                                                result.value("reason", ""));
-                   });
+    maintenance::MaintenanceClient client(context.helper());
+    const maintenance::VerifyRequest request{
+        mountPoint, online ? trim::TrimMode::OnlineDiscard : trim::TrimMode::Fstrim, blocks};
+    return printReply(context, client.verify(request, progressPrinter(context)),
+                      "verifying TRIM on " + mountPoint, printVerify);
 }
 
 int runFstrim(const CliContext& context, const std::string& target) {
@@ -135,38 +121,31 @@ int runFstrim(const CliContext& context, const std::string& target) {
         return reportError(context, resolvedMount.error());
     }
     const std::string& mountPoint = *resolvedMount;
-    return runVerb(context, "trim.fstrim", Json{{"mount_point", mountPoint}},
-                   "trimming " + mountPoint, [&mountPoint](const Json& result) {
-                       std::cout << fmt::format(
-                           "{}: {} trimmed\n", result.value("mount_point", mountPoint),
-                           formatIec(Bytes(result.value("trimmed", std::uint64_t{0}))));
-                   });
+    maintenance::MaintenanceClient client(context.helper());
+    return printReply(context, client.fstrim({mountPoint}, progressPrinter(context)),
+                      "trimming " + mountPoint, [](const maintenance::FstrimReply& reply) {
+                          std::cout << fmt::format("{}: {} trimmed\n", reply.mountPoint,
+                                                   formatIec(reply.trimmed));
+                      });
+}
+
+void printTimer(const trim::TimerFacts& timer) {
+    if (!timer.available) {
+        std::cout << "fstrim.timer: unavailable (" << timer.unavailableReason << ")\n";
+        return;
+    }
+    std::cout << fmt::format("fstrim.timer: {}, {}\n", timer.enabled ? "enabled" : "disabled",
+                             timer.active ? "active" : "inactive");
 }
 
 int runTimer(const CliContext& context, bool enable, bool disable) {
-    Json status;
     if (enable || disable) {
-        if (int rc = callHelper(context, "trim.timer", Json{{"enabled", enable}},
-                                "changing fstrim.timer", status);
-            rc != kExitOk) {
-            return rc;
-        }
-    } else {
-        SystemProcessRunner runner;
-        status = maintenance::trim::toJson(maintenance::trim::readTimer(runner, SysfsRoot()));
+        maintenance::MaintenanceClient client(context.helper());
+        return printReply(context, client.setTimer({enable}), "changing fstrim.timer", printTimer);
     }
-    if (context.json) {
-        printJson(status);
-        return kExitOk;
-    }
-    if (!status.value("available", false)) {
-        std::cout << "fstrim.timer: unavailable (" << status.value("reason", "") << ")\n";
-        return kExitOk;
-    }
-    std::cout << fmt::format("fstrim.timer: {}, {}\n",
-                             status.value("enabled", false) ? "enabled" : "disabled",
-                             status.value("active", false) ? "active" : "inactive");
-    return kExitOk;
+    SystemProcessRunner runner;
+    return printReply(context, Expected<trim::TimerFacts>(trim::readTimer(runner, SysfsRoot())),
+                      "reading fstrim.timer", printTimer);
 }
 
 struct FormatArgs {
@@ -178,24 +157,23 @@ struct FormatArgs {
     bool yes = false;
 };
 
-void printFormatResult(const FormatArgs& args, const Json& result) {
+void printFormatResult(const FormatArgs& args, const trim::FormatResult& result) {
     std::cout << fmt::format("Formatted {} as {} with `{}`.\nDiscard behaviour: {}\n",
-                             result.value("device", ""), result.value("fs", ""),
-                             result.value("formatter", ""), result.value("formatter_note", ""));
+                             result.device, result.fsType, result.formatterCommand,
+                             result.formatterNote);
     if (args.verifyTrim) {
         std::cout << fmt::format(
             "Sampled {} blocks that held data ({}): {} discarded, {} kept old data, {} now "
             "metadata\nResult: {} — {}\n",
-            result.value("sampled", 0), result.value("sample_source", ""),
-            result.value("discarded", 0), result.value("kept", 0), result.value("rewritten", 0),
-            result["result"].is_null() ? "unverified" : result["result"].get<std::string>(),
-            result.value("reason", ""));
-        if (!result["ground_truth_agreements"].is_null()) {
+            result.sampled, result.sampleSource, result.counts.discarded, result.counts.kept,
+            result.counts.rewritten,
+            result.outcome ? std::string(trim::toString(*result.outcome)) : "unverified",
+            result.reason);
+        if (result.groundTruthAgreements) {
             std::cout << fmt::format("Lab drive image agrees on {} of {} blocks\n",
-                                     result["ground_truth_agreements"].get<int>(),
-                                     result.value("sampled", 0));
+                                     *result.groundTruthAgreements, result.sampled);
         }
-        if (result.value("offer_blkdiscard", false)) {
+        if (result.offerBlkdiscard) {
             std::cout << "The formatter did not discard. To discard the whole partition and "
                          "format again: ssdkeeperctl format "
                       << args.device << " --fs " << args.fs
@@ -210,18 +188,17 @@ int runFormat(const CliContext& context, const FormatArgs& args) {
                                           "formatting destroys the data on " + args.device +
                                               "; add --yes-destroy-data to go ahead"));
     }
-    return runVerb(context, "format.run",
-                   Json{{"device", args.device},
-                        {"fs", args.fs},
-                        {"verify", args.verifyTrim},
-                        {"discard_first", args.discardFirst}},
-                   "formatting " + args.device,
-                   [&args](const Json& result) { printFormatResult(args, result); });
+    maintenance::MaintenanceClient client(context.helper());
+    const maintenance::FormatRequest request{args.device, args.fs, args.verifyTrim,
+                                             args.discardFirst};
+    return printReply(
+        context, client.format(request, progressPrinter(context)), "formatting " + args.device,
+        [&args](const trim::FormatResult& result) { printFormatResult(args, result); });
 }
 
 struct EraseArgs {
     std::string device;
-    std::string method = "auto";
+    std::string method = maintenance::kAutoMethod;
     std::string confirm;
     std::string certificate;
     bool list = false;
@@ -230,56 +207,55 @@ struct EraseArgs {
 };
 
 // Suspends the machine for 5 s so a security-frozen ATA drive unfreezes; erases nothing.
-int runUnfreeze(const CliContext& context, rpc::Transport& helper, const EraseArgs& args) {
-    auto result =
-        helper.call("erase.unfreeze", Json{{"device", args.device}}, progressPrinter(context));
-    if (!result) {
-        return reportError(context, Error(result.error()).addContext("unfreezing " + args.device));
+int runUnfreeze(const CliContext& context, maintenance::MaintenanceClient& client,
+                const EraseArgs& args) {
+    return printReply(context, client.unfreeze({args.device}, progressPrinter(context)),
+                      "unfreezing " + args.device,
+                      [&args](const maintenance::UnfreezeReply& reply) {
+                          if (!reply.suspended) {
+                              std::cout << args.device << " is not frozen: nothing to do.\n";
+                          } else if (reply.frozen) {
+                              std::cout << args.device
+                                        << " is still frozen after the suspend: hot-plug the "
+                                           "drive (unplug its data and power cable while the "
+                                           "machine runs, plug it back) and try again.\n";
+                          } else {
+                              std::cout << args.device
+                                        << " is no longer frozen: the ATA erase methods can run "
+                                           "now.\n";
+                          }
+                      });
+}
+
+void printMethods(const maintenance::EraseProbeReply& probe) {
+    std::cout << probe.identity << "\n\n";
+    std::vector<std::vector<std::string>> rows{{"METHOD", "AVAILABLE", "NOTE"}};
+    for (const auto& method : probe.methods) {
+        rows.push_back({std::string(maintenance::erase::toString(method.method)),
+                        method.available ? "yes" : "no", method.reason});
     }
-    if (context.json) {
-        printJson(*result);
-    } else if (!result->value("suspended", false)) {
-        std::cout << args.device << " is not frozen: nothing to do.\n";
-    } else if (result->value("frozen", true)) {
-        std::cout << args.device
-                  << " is still frozen after the suspend: hot-plug the drive (unplug its data "
-                     "and power cable while the machine runs, plug it back) and try again.\n";
-    } else {
-        std::cout << args.device << " is no longer frozen: the ATA erase methods can run now.\n";
+    std::cout << formatTable(rows);
+    if (probe.refused) {
+        std::cout << "\nRefused: " << *probe.refused << '\n';
     }
-    return kExitOk;
 }
 
 int runErase(const CliContext& context, const EraseArgs& args) {
-    rpc::Transport& helper = context.helper();
+    maintenance::MaintenanceClient client(context.helper());
     if (args.unfreeze) {
-        return runUnfreeze(context, helper, args);
+        return runUnfreeze(context, client, args);
     }
-    auto probe = helper.call("erase.probe", Json{{"device", args.device}});
+    auto probe = client.probeErase({args.device});
     if (!probe) {
         return reportError(
             context, Error(probe.error()).addContext("reading erase methods of " + args.device));
     }
     // An erase the helper did not finish (killed, power lost) is said before anything else.
-    if ((*probe)["interrupted"].is_string() && !context.json) {
-        std::cerr << "Warning: " << (*probe)["interrupted"].get<std::string>() << ".\n";
+    if (probe->interrupted && !context.json) {
+        std::cerr << "Warning: " << *probe->interrupted << ".\n";
     }
     if (args.list) {
-        if (context.json) {
-            printJson(*probe);
-            return kExitOk;
-        }
-        std::cout << probe->value("identity", "") << "\n\n";
-        std::vector<std::vector<std::string>> rows{{"METHOD", "AVAILABLE", "NOTE"}};
-        for (const auto& m : (*probe)["methods"]) {
-            rows.push_back({m.value("method", ""), m.value("available", false) ? "yes" : "no",
-                            m.value("reason", "")});
-        }
-        std::cout << formatTable(rows);
-        if (!(*probe)["refused"].is_null()) {
-            std::cout << "\nRefused: " << (*probe)["refused"].get<std::string>() << '\n';
-        }
-        return kExitOk;
+        return printReply(context, std::move(probe), "", printMethods);
     }
     if (!args.yes) {
         return reportError(context, Error(ErrorCode::InvalidArgument,
@@ -287,36 +263,32 @@ int runErase(const CliContext& context, const EraseArgs& args) {
                                               "; add --yes-destroy-data to go ahead"));
     }
     std::string typed = args.confirm;
-    const std::string word = probe->value("confirmation", "");
+    const std::string& word = probe->confirmation;
     if (typed.empty()) {
         if (context.json || ::isatty(STDIN_FILENO) == 0) {
             return reportError(context, Error(ErrorCode::InvalidArgument,
                                               "pass --confirm \"" + word +
                                                   "\" (the drive's model) when not interactive"));
         }
-        std::cout << "About to erase " << probe->value("identity", "") << " with method "
-                  << args.method << ".\nType the model (" << word << ") to confirm: " << std::flush;
+        std::cout << "About to erase " << probe->identity << " with method " << args.method
+                  << ".\nType the model (" << word << ") to confirm: " << std::flush;
         std::getline(std::cin, typed);
     }
-    auto result = helper.call(
-        "erase.run", Json{{"device", args.device}, {"method", args.method}, {"confirm", typed}},
-        progressPrinter(context));
+    auto result = client.erase({args.device, args.method, typed}, progressPrinter(context));
     if (!result) {
         return reportError(context, Error(result.error()).addContext("erasing " + args.device));
     }
     if (!args.certificate.empty()) {
-        Json certificate = *result;
-        const std::string text = certificate.value("text", "");
-        certificate.erase("text");
-        std::ofstream(args.certificate) << certificate.dump(2) << '\n';
-        std::ofstream(args.certificate + ".txt") << text;
+        std::ofstream(args.certificate)
+            << maintenance::certificateFileJson(*result).dump(2) << '\n';
+        std::ofstream(args.certificate + ".txt") << result->text;
     }
     if (context.json) {
-        printJson(*result);
+        printJson(toJson(*result));
     } else {
-        std::cout << result->value("text", "");
+        std::cout << result->text;
     }
-    return (*result)["verification"].value("passed", false) ? kExitOk : kExitFailed;
+    return result->certificate.verification.passed ? kExitOk : kExitFailed;
 }
 
 } // namespace
@@ -335,7 +307,7 @@ void addMaintenanceCommands(CLI::App& app, CliContext& context, Commands& comman
     struct VerifyArgs {
         std::string mountPoint;
         bool online = false;
-        std::uint32_t blocks = 256;
+        std::uint32_t blocks = maintenance::kDefaultMarkerBlocks;
     };
     auto verify = std::make_shared<VerifyArgs>();
     auto* verifyCmd = trim->add_subcommand(
@@ -346,7 +318,10 @@ void addMaintenanceCommands(CLI::App& app, CliContext& context, Commands& comman
         ->required();
     verifyCmd->add_flag("--online", verify->online,
                         "Wait for online discard (discard mount option) instead of FITRIM");
-    verifyCmd->add_option("--blocks", verify->blocks, "Marker blocks of 4 KiB (16-16384)")
+    verifyCmd
+        ->add_option("--blocks", verify->blocks,
+                     fmt::format("Marker blocks of 4 KiB ({}-{})", maintenance::kMinMarkerBlocks,
+                                 maintenance::kMaxMarkerBlocks))
         ->capture_default_str();
     commands.add(verifyCmd, [&context, verify] {
         return runVerify(context, verify->mountPoint, verify->online, verify->blocks);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "core/overprovision/planner.h"
+#include "core/overprovision/spare_area_client.h"
 #include "core/rpc/client.h"
 
 namespace ssdk::cli {
@@ -25,78 +26,65 @@ struct OpOptions {
 
 struct Inspected {
     device::Device device;
-    Json status; // op.inspect's answer
-    std::optional<FilesystemUsage> usage;
+    InspectReply status;
 };
 
-Expected<Inspected> inspect(const CliContext& context, rpc::Transport& helper,
+Expected<Inspected> inspect(const CliContext& context, SpareAreaClient& helper,
                             const std::string& path) {
     auto device = context.makeDiscovery().find(path);
     if (!device) {
         return std::unexpected(device.error());
     }
-    auto status = helper.call("op.inspect", Json{{"device", device->path}});
+    auto status = helper.inspect(InspectRequest{device->path});
     if (!status) {
         return std::unexpected(Error(status.error()).addContext("inspecting " + device->path));
     }
-    Inspected result{*device, *status, std::nullopt};
-    if (status->contains("usage") && !(*status)["usage"].is_null()) {
-        auto usage = filesystemUsageFromJson((*status)["usage"]);
-        if (!usage) {
-            return std::unexpected(usage.error());
-        }
-        result.usage = *usage;
-    }
-    return result;
+    return Inspected{*device, std::move(*status)};
 }
 
 PlanOptions planOptions(const Inspected& inspected, const OpOptions& options) {
-    PlanOptions result;
-    result.unmountAndRemount = options.unmount;
-    const Json users = inspected.status.value("mount_users", Json::array());
-    for (const auto& user : users) {
-        if (user.is_string()) {
-            result.mountUsers.push_back(user.get<std::string>());
-        }
-    }
-    return result;
+    return PlanOptions{.unmountAndRemount = options.unmount,
+                       .mountUsers = inspected.status.mountUsers};
 }
 
-std::string journalLine(const Json& journal) {
-    if (journal.is_null()) {
+Json journalJson(const std::optional<Journal>& journal) {
+    return journal ? toJson(*journal) : Json(nullptr);
+}
+
+std::string journalLine(const std::optional<Journal>& journal) {
+    if (!journal) {
         return "none";
     }
-    std::string text = fmt::format("{} {} of {} ({}), {}", journal.value("purpose", "?"),
-                                   journal.value("direction", "?"), journal.value("partition", "?"),
-                                   journal.value("filesystem", "?"), journal.value("phase", "?"));
-    if (!journal.value("last_error", "").empty()) {
-        text += "; stopped: " + journal.value("last_error", "");
+    std::string text =
+        fmt::format("{} {} of {} ({}), {}", journal->purpose, toString(journal->direction),
+                    journal->partitionPath, journal->filesystemType, toString(journal->phase));
+    if (!journal->lastError.empty()) {
+        text += "; stopped: " + journal->lastError;
     }
     return text;
 }
 
 int runPlan(const CliContext& context, const OpOptions& options) {
-    rpc::Transport& helper = context.helper();
+    SpareAreaClient helper(context.helper());
     auto inspected = inspect(context, helper, options.device);
     if (!inspected) {
         return reportError(context, inspected.error());
     }
-    auto planned = plan(inspected->device, inspected->usage, options.sparePercent,
+    auto planned = plan(inspected->device, inspected->status.usage, options.sparePercent,
                         planOptions(*inspected, options));
     if (!planned) {
         return reportError(context, planned.error());
     }
     if (context.json) {
         printJson(Json{{"plan", toJson(*planned)},
-                       {"journal", inspected->status.value("journal", Json(nullptr))},
-                       {"usage_error", inspected->status.value("usage_error", "")}});
+                       {"journal", journalJson(inspected->status.journal)},
+                       {"usage_error", inspected->status.usageError}});
         return kExitOk;
     }
     std::cout << planned->describe();
-    const Json journal = inspected->status.value("journal", Json(nullptr));
+    const auto& journal = inspected->status.journal;
     std::cout << "Last operation: " << journalLine(journal) << "\n";
-    if (!journal.is_null() &&
-        (journal["phase"] == "running" || journal["phase"] == "rolling-back")) {
+    if (journal && journal->pending()) {
         std::cout << "An interrupted change is pending: run `ssdkeeperctl op recover "
                   << inspected->device.path << " --finish` or `--rollback`.\n";
     }
@@ -104,12 +92,12 @@ int runPlan(const CliContext& context, const OpOptions& options) {
 }
 
 int runApply(const CliContext& context, const OpOptions& options) {
-    rpc::Transport& helper = context.helper();
+    SpareAreaClient helper(context.helper());
     auto inspected = inspect(context, helper, options.device);
     if (!inspected) {
         return reportError(context, inspected.error());
     }
-    auto planned = plan(inspected->device, inspected->usage, options.sparePercent,
+    auto planned = plan(inspected->device, inspected->status.usage, options.sparePercent,
                         planOptions(*inspected, options));
     if (!planned) {
         return reportError(context, planned.error());
@@ -134,17 +122,14 @@ int runApply(const CliContext& context, const OpOptions& options) {
                                formatIec(planned->newPartitionSize)))) {
         return reportError(context, Error(ErrorCode::Cancelled, "not confirmed; nothing done"));
     }
-    auto result = helper.call("op.apply",
-                              Json{{"device", planned->devicePath},
-                                   {"spare_percent", options.sparePercent},
-                                   {"partition", planned->partitionPath},
-                                   {"unmount", planned->unmountAndRemount}},
-                              progressPrinter(context));
+    auto result = helper.apply(ApplyRequest{planned->devicePath, options.sparePercent,
+                                            planned->partitionPath, planned->unmountAndRemount},
+                               progressPrinter(context));
     if (!result) {
         return reportError(context, Error(result.error()).addContext("applying the spare area"));
     }
     if (context.json) {
-        printJson(Json{{"plan", toJson(*planned)}, {"journal", (*result)["journal"]}});
+        printJson(Json{{"plan", toJson(*planned)}, {"journal", toJson(result->journal)}});
     } else {
         std::cout << fmt::format("Done: {} is now {}; {} unallocated at the end ({:.1f} %). "
                                  "Undo with `ssdkeeperctl op undo {}`.\n",
@@ -157,25 +142,27 @@ int runApply(const CliContext& context, const OpOptions& options) {
     return kExitOk;
 }
 
-int runJournalVerb(const CliContext& context, const OpOptions& options, const std::string& verb,
-                   Json args, const std::string& question) {
+// Runs op.undo or op.recover (call: the client's method with its request for the path).
+template <typename Call>
+int runJournalVerb(const CliContext& context, const OpOptions& options, const char* verb,
+                   const std::string& question, Call call) {
     auto device = context.makeDiscovery().find(options.device);
     if (!device) {
         return reportError(context, device.error());
     }
-    args["device"] = device->path;
     if (!confirmed(options.yes, question + " on " + device->path + "?")) {
         return reportError(context, Error(ErrorCode::Cancelled, "not confirmed; nothing done"));
     }
-    rpc::Transport& helper = context.helper();
-    auto result = helper.call(verb, args, progressPrinter(context));
+    SpareAreaClient helper(context.helper());
+    auto result = call(helper, device->path, progressPrinter(context));
     if (!result) {
-        return reportError(context, Error(result.error()).addContext(verb + " " + device->path));
+        return reportError(
+            context, Error(result.error()).addContext(std::string(verb) + " " + device->path));
     }
     if (context.json) {
-        printJson(*result);
+        printJson(toJson(*result));
     } else {
-        std::cout << "Done: " << journalLine((*result)["journal"]) << "\n";
+        std::cout << "Done: " << journalLine(result->journal) << "\n";
     }
     return kExitOk;
 }
@@ -214,7 +201,11 @@ void addOpCommands(CLI::App& app, CliContext& context, Commands& commands) {
     undo->add_option("DEV", options->device, "The drive")->required();
     undo->add_flag("--yes,-y", options->yes, "Do not ask for confirmation");
     commands.add(undo, [&context, options] {
-        return runJournalVerb(context, *options, "op.undo", Json::object(), "Undo the spare area");
+        return runJournalVerb(context, *options, kVerbOpUndo, "Undo the spare area",
+                              [](SpareAreaClient& helper, const std::string& path,
+                                 const rpc::Transport::EventHandler& onEvent) {
+                                  return helper.undo(UndoRequest{path}, onEvent);
+                              });
     });
 
     auto* recover = op->add_subcommand("recover", "Finish or roll back a change that was "
@@ -230,10 +221,14 @@ void addOpCommands(CLI::App& app, CliContext& context, Commands& commands) {
             return reportError(context, Error(ErrorCode::InvalidArgument,
                                               "op recover needs --finish or --rollback"));
         }
-        return runJournalVerb(context, *options, "op.recover",
-                              Json{{"action", options->finish ? "finish" : "rollback"}},
+        const Recovery action = options->finish ? Recovery::Finish : Recovery::RollBack;
+        return runJournalVerb(context, *options, kVerbOpRecover,
                               options->finish ? "Finish the interrupted change"
-                                              : "Roll back the interrupted change");
+                                              : "Roll back the interrupted change",
+                              [action](SpareAreaClient& helper, const std::string& path,
+                                       const rpc::Transport::EventHandler& onEvent) {
+                                  return helper.recover(RecoverRequest{path, action}, onEvent);
+                              });
     });
 }
 

@@ -20,6 +20,7 @@
 #include "core/perf/report.h"
 #include "core/perf/sampler.h"
 #include "core/perf/series.h"
+#include "core/perf/verbs.h"
 #include "core/rpc/client.h"
 
 namespace ssdk::cli {
@@ -220,17 +221,10 @@ Expected<perf::BenchResult> benchThroughHelper(const CliContext& context,
     if (!device) {
         return std::unexpected(device.error());
     }
-    Json args{{"device", target.path},
-              {"preset", options.preset},
-              {"confirm", maintenance::erase::confirmationWord(*device)},
-              {"size", options.size.value},
-              {"duration_s", options.durationS},
-              {"loops", options.loops},
-              {"pick", perf::cdmPickName(options.pick)},
-              {"round_s", options.roundS},
-              {"gaps_s", options.gapsS},
-              {"burst", options.burst.value}};
-    auto answer = callHelperInterruptible(context, "perf.bench", args, "cancelling: stopping fio…");
+    const perf::BenchRequest request{target.path, maintenance::erase::confirmationWord(*device),
+                                     options};
+    auto answer = callHelperInterruptible(context, perf::kVerbPerfBench, perf::toJson(request),
+                                          "cancelling: stopping fio…");
     if (!answer) {
         return std::unexpected(Error(answer.error()).addContext("benchmarking " + target.path));
     }

@@ -10,6 +10,7 @@
 
 #include "core/base/atomic_file.h"
 #include "core/base/bytes.h"
+#include "core/perf/verbs.h"
 #include "core/rpc/client.h"
 
 namespace ssdk::cli {
@@ -83,43 +84,48 @@ std::string shellWord(const std::string& word) {
 // Calls trace.record; Ctrl-C becomes the helper's cancel message, which stops the recording
 // and still brings back what was recorded. The request lines of the "trace" events are gathered
 // into lines, in order.
-Expected<Json> recordThroughHelper(const CliContext& context, const Json& args,
-                                   std::string& lines) {
-    return callHelperInterruptible(context, "trace.record", args,
-                                   "stopping the recording; what was recorded so far is kept…",
-                                   [&lines](const rpc::Event& event) {
-                                       if (event.name == "trace") {
-                                           lines += event.data.value("lines", std::string());
-                                       }
-                                   });
+Expected<perf::TraceRecordReply> recordThroughHelper(const CliContext& context,
+                                                     const perf::TraceRecordRequest& request,
+                                                     std::string& lines) {
+    auto answer =
+        callHelperInterruptible(context, perf::kVerbTraceRecord, perf::toJson(request),
+                                "stopping the recording; what was recorded so far is kept…",
+                                [&lines](const rpc::Event& event) {
+                                    if (auto chunk = perf::traceChunkOf(event.name, event.data)) {
+                                        lines += chunk->lines;
+                                    }
+                                });
+    if (!answer) {
+        return std::unexpected(answer.error());
+    }
+    return perf::traceRecordReplyFromJson(*answer);
 }
 
-void printSummary(const Json& result, const std::string& output) {
-    const auto count = [&result](const char* key) { return result.value(key, std::uint64_t{0}); };
+void printSummary(const perf::TraceRecordReply& result, const std::string& output) {
     std::cout << fmt::format("Recorded {} for {:.1f} s: {} requests ({} reads, {} writes, {} "
                              "discards), {} read, {} written\n",
-                             result.value("device", std::string("?")), result.value("seconds", 0.0),
-                             count("requests"), count("reads"), count("writes"), count("discards"),
-                             formatIec(Bytes(count("bytes_read"))),
-                             formatIec(Bytes(count("bytes_written"))));
-    if (result.value("stopped_early", false)) {
+                             result.device, result.seconds, result.requests, result.reads,
+                             result.writes, result.discards, formatIec(Bytes(result.bytesRead)),
+                             formatIec(Bytes(result.bytesWritten)));
+    if (result.stoppedEarly) {
         std::cout << "Stopped early: the trace holds what was recorded until then.\n";
     }
-    if (result.value("truncated", false)) {
-        std::cout << "Truncated: " << result.value("truncated_reason", std::string("a limit"))
+    if (result.truncated) {
+        std::cout << "Truncated: "
+                  << (result.truncatedReason.empty() ? "a limit" : result.truncatedReason)
                   << "; the trace holds the requests up to there.\n";
     }
-    if (count("lost_events") > 0) {
+    if (result.lostEvents > 0) {
         std::cout << fmt::format("Warning: the kernel dropped {} events (its trace buffer was "
                                  "full); the trace misses those requests.\n",
-                                 count("lost_events"));
+                                 result.lostEvents);
     }
-    if (count("unparsed") > 0) {
+    if (result.unparsed > 0) {
         std::cout << fmt::format("Note: {} trace lines could not be read and were left out.\n",
-                                 count("unparsed"));
+                                 result.unparsed);
     }
     std::cout << fmt::format("Wrote {} request lines (4 KiB blocks) to {}\n",
-                             count("reads") + count("writes"), output);
+                             result.reads + result.writes, output);
     std::cout << fmt::format("Next: ssdkeeperctl cache simulate --trace {} --format blocks --mrc\n",
                              shellWord(output));
 }
@@ -133,29 +139,26 @@ int runRecord(const CliContext& context, const RecordArgs& args) {
         return reportError(context, writable.error());
     }
     std::string lines;
-    auto answer =
-        recordThroughHelper(context, Json{{"device", device}, {"seconds", args.seconds}}, lines);
+    auto answer = recordThroughHelper(context, {device, args.seconds}, lines);
     if (!answer) {
         return reportError(
             context, Error(answer.error()).addContext("recording a block trace of " + device));
     }
-    Json result = std::move(*answer);
-    const auto header = result.find("header");
-    if (header == result.end() || !header->is_string()) {
-        return reportError(context, Error(ErrorCode::Protocol, "the helper's trace.record result "
-                                                               "has no \"header\" text"));
+    if (answer->header.empty()) {
+        return reportError(context, Error(ErrorCode::Protocol, std::string("the helper's ") +
+                                                                   perf::kVerbTraceRecord +
+                                                                   " result has no header text"));
     }
-    if (auto written = writeFileAtomically(args.output, header->get<std::string>() + lines);
-        !written) {
+    if (auto written = writeFileAtomically(args.output, answer->header + lines); !written) {
         return reportError(context,
                            Error(written.error()).addContext("saving the trace to " + args.output));
     }
-    result.erase("header");
     if (context.json) {
+        Json result = perf::summaryJson(*answer);
         result["output"] = args.output;
         printJson(result);
     } else {
-        printSummary(result, args.output);
+        printSummary(*answer, args.output);
     }
     return kExitOk;
 }

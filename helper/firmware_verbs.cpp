@@ -9,6 +9,7 @@
 #include "core/base/unique_fd.h"
 #include "core/firmware/info.h"
 #include "core/firmware/nvme_update.h"
+#include "core/firmware/verbs.h"
 #include "core/lab/platform/linux/fs_identity.h"
 #include "core/smart/drivedb.h"
 #include "helper/validation.h"
@@ -23,84 +24,18 @@ using maintenance::transport::NvmeAdminFactory;
 
 constexpr DeviceRules kFirmwareRules{.allowMounted = true, .allowSystemDisk = true};
 
+// What plan and update act on: a plan's request, or an update's with its image's real size.
 struct UpdateArgs {
     std::string device;
-    std::string image;           // update: the file (empty for activate)
-    std::uint64_t imageSize = 0; // plan: the size the client read itself
     std::uint8_t slot = 0;
     fw::CommitAction action = fw::CommitAction::ReplaceActivate;
+    std::uint64_t imageSize = 0;
     bool confirmSystemDisk = false;
 };
 
-// Validates everything that does not need the device, so malformed requests never reach it.
-// A plan takes the image's size, not its path: a read verb anyone may call must not stat
-// files for them as root.
-Expected<UpdateArgs> updateArgs(const Json& args, bool plan) {
-    const char* imageKey = plan ? "image_size" : "image";
-    if (auto keys =
-            requireOnlyKeys(args, {"device", imageKey, "slot", "action", "confirm_system_disk"});
-        !keys) {
-        return failed(keys);
-    }
-    UpdateArgs out;
-    auto device = stringArg(args, "device", kMaxPathLength);
-    if (!device) {
-        return failed(device);
-    }
-    out.device = *device;
-    auto slot = unsignedArg(args, "slot");
-    if (!slot) {
-        return failed(slot);
-    }
-    if (*slot < 1 || *slot > 7) {
-        return fail(ErrorCode::InvalidArgument, "argument 'slot' must be 1-7");
-    }
-    out.slot = static_cast<std::uint8_t>(*slot);
-    auto actionText = stringArg(args, "action", 32);
-    if (!actionText) {
-        return failed(actionText);
-    }
-    auto action = fw::commitActionFromString(*actionText);
-    if (!action) {
-        return fail(ErrorCode::InvalidArgument, "argument 'action' must be replace, "
-                                                "replace-activate, activate or activate-now");
-    }
-    out.action = *action;
-    bool hasImage = false;
-    if (plan) {
-        auto size = unsignedArg(args, "image_size", 0);
-        if (!size) {
-            return failed(size);
-        }
-        out.imageSize = *size;
-        hasImage = args.contains("image_size");
-    } else {
-        auto image = stringArg(args, "image", kMaxPathLength, "");
-        if (!image) {
-            return failed(image);
-        }
-        out.image = *image;
-        hasImage = !out.image.empty();
-    }
-    if (fw::replacesImage(out.action) && !hasImage) {
-        return fail(ErrorCode::InvalidArgument,
-                    "action " + std::string(fw::toString(out.action)) + " needs an image");
-    }
-    if (!fw::replacesImage(out.action) && hasImage) {
-        return fail(ErrorCode::InvalidArgument,
-                    "action activate uses the image already in the slot; give no image");
-    }
-    if (!out.image.empty() && !out.image.starts_with("/")) {
-        return fail(ErrorCode::InvalidArgument, "argument 'image' must be an absolute path");
-    }
-    if (args.contains("confirm_system_disk")) {
-        if (!args["confirm_system_disk"].is_boolean()) {
-            return fail(ErrorCode::InvalidArgument,
-                        "argument 'confirm_system_disk' must be true or false");
-        }
-        out.confirmSystemDisk = args["confirm_system_disk"].get<bool>();
-    }
-    return out;
+UpdateArgs updateArgsOf(const fw::PlanVerbRequest& request) {
+    return UpdateArgs{request.device, static_cast<std::uint8_t>(request.slot), request.action,
+                      request.imageSize.value_or(0), request.confirmSystemDisk};
 }
 
 // The firmware images SSD Keeper flashes are a few MiB; anything larger is not one.
@@ -191,14 +126,11 @@ Expected<Prepared> prepare(const NvmeAdminFactory& nvme, const UpdateArgs& args)
 }
 
 Expected<Json> infoVerb(fw::FwupdService* fwupd, const NvmeAdminFactory& nvme, const Json& args) {
-    if (auto keys = requireOnlyKeys(args, {"device"}); !keys) {
-        return failed(keys);
+    auto request = fw::infoRequestFromJson(args);
+    if (!request) {
+        return failed(request);
     }
-    auto path = stringArg(args, "device", kMaxPathLength);
-    if (!path) {
-        return failed(path);
-    }
-    auto device = validateBlockDevice(*path, kFirmwareRules);
+    auto device = validateBlockDevice(request->device, kFirmwareRules);
     if (!device) {
         return failed(device);
     }
@@ -222,11 +154,11 @@ Expected<Json> infoVerb(fw::FwupdService* fwupd, const NvmeAdminFactory& nvme, c
 }
 
 Expected<Json> planVerb(const NvmeAdminFactory& nvme, const Json& args) {
-    auto parsed = updateArgs(args, true);
-    if (!parsed) {
-        return failed(parsed);
+    auto request = fw::planVerbRequestFromJson(args);
+    if (!request) {
+        return failed(request);
     }
-    auto prepared = prepare(nvme, *parsed);
+    auto prepared = prepare(nvme, updateArgsOf(*request));
     if (!prepared) {
         return failed(prepared);
     }
@@ -235,24 +167,23 @@ Expected<Json> planVerb(const NvmeAdminFactory& nvme, const Json& args) {
 
 Expected<Json> updateVerb(const NvmeAdminFactory& nvme, const std::optional<lab::LabOwner>& caller,
                           const Json& args, const VerbEvents& events) {
-    auto parsed = updateArgs(args, false);
-    if (!parsed) {
-        return failed(parsed);
+    auto request = fw::updateVerbRequestFromJson(args);
+    if (!request) {
+        return failed(request);
     }
     // The device first, so a request for a wrong device reads no file at all.
-    if (auto device = validateBlockDevice(parsed->device, kFirmwareRules); !device) {
+    if (auto device = validateBlockDevice(request->device, kFirmwareRules); !device) {
         return failed(device);
     }
     std::vector<std::uint8_t> image;
-    if (!parsed->image.empty()) {
-        auto read = readImage(parsed->image, caller);
+    if (!request->image.empty()) {
+        auto read = readImage(request->image, caller);
         if (!read) {
             return failed(read);
         }
         image = std::move(*read);
-        parsed->imageSize = image.size();
     }
-    auto prepared = prepare(nvme, *parsed);
+    auto prepared = prepare(nvme, updateArgsOf(fw::planOf(*request, image.size())));
     if (!prepared) {
         return failed(prepared);
     }
@@ -262,7 +193,7 @@ Expected<Json> updateVerb(const NvmeAdminFactory& nvme, const std::optional<lab:
     }
     auto result = fw::runNvmeUpdate(
         *prepared->admin, prepared->plan, image, [&](double fraction, const std::string& text) {
-            events("progress", Json{{"fraction", fraction}, {"text", text}});
+            events(fw::kEventProgress, fw::progressEvent(fraction, text));
         });
     if (!result) {
         return failed(result);
@@ -279,16 +210,21 @@ NvmeAdminFactory systemNvmeAdmin() {
 void addFirmwareVerbs(HelperService& service, NvmeAdminFactory nvme,
                       std::shared_ptr<fw::FwupdService> fwupd,
                       std::optional<lab::LabOwner> caller) {
-    service.add(Verb{"firmware.info", "io.github.ssdkeeper.firmware.info", Grade::Read,
-                     [fwupd, nvme](const Json& args, const VerbEvents&) {
-                         return infoVerb(fwupd.get(), nvme, args);
-                     }});
-    service.add(Verb{"firmware.plan", "io.github.ssdkeeper.firmware.plan", Grade::Read,
-                     [nvme](const Json& args, const VerbEvents&) { return planVerb(nvme, args); }});
-    service.add(Verb{"firmware.update", "io.github.ssdkeeper.firmware.update", Grade::Destroy,
-                     [nvme, caller](const Json& args, const VerbEvents& events) {
-                         return updateVerb(nvme, caller, args, events);
-                     }});
+    // Every verb is authorized as its own polkit action, io.github.ssdkeeper.<verb>.
+    auto add = [&service](const char* name, Grade grade,
+                          std::function<Expected<Json>(const Json&, const VerbEvents&)> handler) {
+        service.add(
+            Verb{name, std::string("io.github.ssdkeeper.") + name, grade, std::move(handler)});
+    };
+    add(fw::kVerbInfo, Grade::Read, [fwupd, nvme](const Json& args, const VerbEvents&) {
+        return infoVerb(fwupd.get(), nvme, args);
+    });
+    add(fw::kVerbPlan, Grade::Read,
+        [nvme](const Json& args, const VerbEvents&) { return planVerb(nvme, args); });
+    add(fw::kVerbUpdate, Grade::Destroy,
+        [nvme, caller](const Json& args, const VerbEvents& events) {
+            return updateVerb(nvme, caller, args, events);
+        });
 }
 
 } // namespace ssdk::helper

@@ -2,56 +2,16 @@
 
 #include <pwd.h>
 
+#include "core/lab/verbs.h"
 #include "helper/validation.h"
 
 namespace ssdk::helper {
 
 namespace {
 
-constexpr std::size_t kMaxNameLength = 32;
-constexpr std::size_t kMaxLayoutLength = 16;
-
-Expected<lab::LabCreateRequest> parseCreateArgs(const Json& args) {
-    if (auto keys = requireOnlyKeys(args, {"name", "size", "sector_size", "layout"}); !keys) {
-        return std::unexpected(keys.error());
-    }
-    auto name = stringArg(args, "name", kMaxNameLength);
-    if (!name) {
-        return std::unexpected(name.error());
-    }
-    if (auto valid = lab::validateLabName(*name); !valid) {
-        return std::unexpected(valid.error());
-    }
-    auto size = unsignedArg(args, "size");
-    if (!size) {
-        return std::unexpected(size.error());
-    }
-    auto sectorSize = unsignedArg(args, "sector_size", 512);
-    if (!sectorSize) {
-        return std::unexpected(sectorSize.error());
-    }
-    if (*sectorSize != 512 && *sectorSize != 4096) {
-        return fail(ErrorCode::InvalidArgument, "argument 'sector_size' must be 512 or 4096");
-    }
-    auto layout = stringArg(args, "layout", kMaxLayoutLength, "empty");
-    if (!layout) {
-        return std::unexpected(layout.error());
-    }
-    if (*layout != "empty" && *layout != "gpt-ext4") {
-        return fail(ErrorCode::InvalidArgument,
-                    "argument 'layout' must be \"empty\" or \"gpt-ext4\"");
-    }
-    lab::LabCreateRequest request;
-    request.name = *name;
-    request.size = Bytes(*size);
-    request.logicalSectorSize = static_cast<std::uint32_t>(*sectorSize);
-    request.layout = *layout;
-    return request;
-}
-
 Expected<Json> createLab(const LabContext& context, ProcessRunner& runner, const Json& args,
                          const VerbEvents& events) {
-    auto request = parseCreateArgs(args);
+    auto request = lab::labCreateRequestFromJson(args);
     if (!request) {
         return std::unexpected(request.error());
     }
@@ -61,25 +21,23 @@ Expected<Json> createLab(const LabContext& context, ProcessRunner& runner, const
     }
     lab::LabManager manager(context.stateDir, SysfsRoot(), runner, context.owner);
     // LabManager checks the size against the free space before it creates anything.
-    events("progress", Json{{"text", "creating and attaching the image"}});
+    events(lab::kEventProgress, lab::progressEvent("creating and attaching the image"));
     auto drive = manager.create(*request);
     if (!drive) {
         return std::unexpected(drive.error());
     }
-    return toJson(*drive);
+    return lab::toJson(*drive);
 }
 
 Expected<Json> destroyLab(const LabContext& context, ProcessRunner& runner, const Json& args) {
-    if (auto keys = requireOnlyKeys(args, {"name_or_device"}); !keys) {
-        return std::unexpected(keys.error());
+    auto request = lab::destroyRequestFromJson(args);
+    if (!request) {
+        return std::unexpected(request.error());
     }
-    auto target = stringArg(args, "name_or_device", kMaxPathLength);
-    if (!target) {
-        return std::unexpected(target.error());
-    }
-    if (target->starts_with('/')) {
+    std::string target = request->nameOrDevice;
+    if (target.starts_with('/')) {
         // Mounted lab drives are let through here: LabManager refuses them naming the mounts.
-        auto device = validateBlockDevice(*target, {.allowMounted = true});
+        auto device = validateBlockDevice(target, {.allowMounted = true});
         if (!device) {
             return std::unexpected(device.error());
         }
@@ -87,15 +45,13 @@ Expected<Json> destroyLab(const LabContext& context, ProcessRunner& runner, cons
             return fail(ErrorCode::PermissionDenied,
                         device->path + " is not an SSD Keeper lab drive; refusing to touch it");
         }
-        *target = device->path;
-    } else if (auto valid = lab::validateLabName(*target); !valid) {
-        return std::unexpected(valid.error());
+        target = device->path;
     }
     lab::LabManager manager(context.stateDir, SysfsRoot(), runner, context.owner);
-    if (auto destroyed = manager.destroy(*target); !destroyed) {
+    if (auto destroyed = manager.destroy(target); !destroyed) {
         return std::unexpected(destroyed.error());
     }
-    return Json{{"destroyed", *target}};
+    return lab::toJson(lab::DestroyReply{target});
 }
 
 } // namespace
@@ -113,11 +69,11 @@ Expected<LabContext> labContextFor(const Caller& caller) {
 }
 
 void addLabVerbs(HelperService& service, LabContext context, ProcessRunner& runner) {
-    service.add(Verb{"lab.create", "io.github.ssdkeeper.lab.create", Grade::Change,
+    service.add(Verb{lab::kVerbLabCreate, "io.github.ssdkeeper.lab.create", Grade::Change,
                      [context, &runner](const Json& args, const VerbEvents& events) {
                          return createLab(context, runner, args, events);
                      }});
-    service.add(Verb{"lab.destroy", "io.github.ssdkeeper.lab.destroy", Grade::Change,
+    service.add(Verb{lab::kVerbLabDestroy, "io.github.ssdkeeper.lab.destroy", Grade::Change,
                      [context, &runner](const Json& args, const VerbEvents&) {
                          return destroyLab(context, runner, args);
                      }});

@@ -19,6 +19,7 @@
 #include "core/maintenance/trim/fstrim.h"
 #include "core/maintenance/trim/stack.h"
 #include "core/maintenance/trim/verify.h"
+#include "core/maintenance/verbs.h"
 #include "helper/validation.h"
 
 namespace ssdk::helper {
@@ -29,19 +30,15 @@ namespace trim = maintenance::trim;
 namespace erase = maintenance::erase;
 
 void progressEvent(const VerbEvents& events, double fraction, const std::string& text) {
-    events("progress", Json{{"fraction", fraction}, {"text", text}});
+    events(maintenance::kEventProgress, maintenance::progressEvent(fraction, text));
 }
 
-// A mount point argument: absolute, and exactly a mount point of a block-device filesystem.
-Expected<std::string> mountPointArg(const Json& args, std::string_view key) {
-    auto path = stringArg(args, key, kMaxPathLength);
-    if (!path) {
-        return path;
+// A mount point must be absolute (and then exactly one of a block-device filesystem).
+Expected<void> checkAbsolute(const std::string& path) {
+    if (!path.starts_with('/')) {
+        return fail(ErrorCode::InvalidArgument, "'" + path + "' is not an absolute path");
     }
-    if (!path->starts_with('/')) {
-        return fail(ErrorCode::InvalidArgument, "'" + *path + "' is not an absolute path");
-    }
-    return path;
+    return {};
 }
 
 bool isMountPoint(const std::string& path) {
@@ -62,26 +59,24 @@ trim::StackOptions liveStackOptions(ProcessRunner& runner) {
 }
 
 Expected<Json> auditVerb(ProcessRunner& runner, const Json& args) {
-    if (auto keys = requireOnlyKeys(args, {"target"}); !keys) {
-        return failed(keys);
+    auto request = maintenance::auditRequestFromJson(args);
+    if (!request) {
+        return failed(request);
     }
-    auto target = stringArg(args, "target", kMaxPathLength);
-    if (!target) {
-        return failed(target);
-    }
-    std::string resolved = *target;
-    if (target->starts_with("/dev/")) {
+    const std::string& target = request->target;
+    std::string resolved = target;
+    if (target.starts_with("/dev/")) {
         auto validated =
-            validateBlockDeviceNode(*target, {.allowMounted = true, .allowSystemDisk = true});
+            validateBlockDeviceNode(target, {.allowMounted = true, .allowSystemDisk = true});
         if (!validated) {
             return failed(validated);
         }
         resolved = validated->node; // the node checked, not what the path names by now
-    } else if (!isMountPoint(*target)) {
+    } else if (!isMountPoint(target)) {
         // Only what /proc/self/mountinfo lists, compared as text: resolving the path as root
         // would tell the caller which files exist in directories they cannot read.
         return fail(ErrorCode::InvalidArgument,
-                    "'" + *target +
+                    "'" + target +
                         "' is not a mount point; give a mounted filesystem's mount point exactly "
                         "as findmnt shows it, or a /dev path");
     }
@@ -93,33 +88,19 @@ Expected<Json> auditVerb(ProcessRunner& runner, const Json& args) {
 }
 
 Expected<Json> verifyVerb(ProcessRunner& runner, const Json& args, const VerbEvents& events) {
-    if (auto keys = requireOnlyKeys(args, {"mount_point", "mode", "blocks"}); !keys) {
-        return failed(keys);
+    auto request = maintenance::verifyRequestFromJson(args);
+    if (!request) {
+        return failed(request);
     }
-    auto mountPoint = mountPointArg(args, "mount_point");
-    if (!mountPoint) {
-        return failed(mountPoint);
-    }
-    auto mode = stringArg(args, "mode", 16, "fstrim");
-    if (!mode) {
-        return failed(mode);
-    }
-    if (*mode != "fstrim" && *mode != "online") {
-        return fail(ErrorCode::InvalidArgument, "argument 'mode' must be \"fstrim\" or \"online\"");
-    }
-    auto blocks = unsignedArg(args, "blocks", 256);
-    if (!blocks) {
-        return failed(blocks);
-    }
-    if (*blocks < 16 || *blocks > 16384) {
-        return fail(ErrorCode::InvalidArgument, "argument 'blocks' must be 16 to 16384");
+    if (auto absolute = checkAbsolute(request->mountPoint); !absolute) {
+        return failed(absolute);
     }
     trim::VerifyOptions options;
-    options.markerBlocks = static_cast<std::uint32_t>(*blocks);
-    options.mode = *mode == "online" ? trim::TrimMode::OnlineDiscard : trim::TrimMode::Fstrim;
+    options.markerBlocks = request->blocks;
+    options.mode = request->mode;
     options.stack = liveStackOptions(runner);
     auto result = trim::verifyTrim(
-        *mountPoint, SysfsRoot(), options,
+        request->mountPoint, SysfsRoot(), options,
         [&](double fraction, const std::string& step) { progressEvent(events, fraction, step); });
     if (!result) {
         return failed(result);
@@ -128,74 +109,50 @@ Expected<Json> verifyVerb(ProcessRunner& runner, const Json& args, const VerbEve
 }
 
 Expected<Json> fstrimVerb(const Json& args, const VerbEvents& events) {
-    if (auto keys = requireOnlyKeys(args, {"mount_point"}); !keys) {
-        return failed(keys);
+    auto request = maintenance::fstrimRequestFromJson(args);
+    if (!request) {
+        return failed(request);
     }
-    auto mountPoint = mountPointArg(args, "mount_point");
-    if (!mountPoint) {
-        return failed(mountPoint);
+    if (auto absolute = checkAbsolute(request->mountPoint); !absolute) {
+        return failed(absolute);
     }
-    auto result = trim::runFstrim(*mountPoint, SysfsRoot(), 16, [&](double fraction, Bytes done) {
-        progressEvent(events, fraction, formatIec(done) + " trimmed");
-    });
+    auto result =
+        trim::runFstrim(request->mountPoint, SysfsRoot(), 16, [&](double fraction, Bytes done) {
+            progressEvent(events, fraction, formatIec(done) + " trimmed");
+        });
     if (!result) {
         return failed(result);
     }
-    return Json{{"mount_point", result->mountPoint},
-                {"size", result->filesystemSize.value},
-                {"trimmed", result->trimmed.value}};
+    return toJson(
+        maintenance::FstrimReply{result->mountPoint, result->filesystemSize, result->trimmed});
 }
 
 Expected<Json> timerVerb(ProcessRunner& runner, const Json& args) {
-    if (auto keys = requireOnlyKeys(args, {"enabled"}); !keys) {
-        return failed(keys);
+    auto request = maintenance::timerRequestFromJson(args);
+    if (!request) {
+        return failed(request);
     }
-    if (!args.contains("enabled") || !args["enabled"].is_boolean()) {
-        return fail(ErrorCode::InvalidArgument, "argument 'enabled' must be true or false");
-    }
-    auto timer = trim::setTimerEnabled(runner, SysfsRoot(), args["enabled"].get<bool>());
+    auto timer = trim::setTimerEnabled(runner, SysfsRoot(), request->enabled);
     if (!timer) {
         return failed(timer);
     }
     return trim::toJson(*timer);
 }
 
-Expected<bool> boolArg(const Json& args, const char* key, bool fallback) {
-    if (!args.contains(key)) {
-        return fallback;
-    }
-    if (!args[key].is_boolean()) {
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("argument '{}' must be a boolean", key));
-    }
-    return args[key].get<bool>();
-}
-
 Expected<Json> formatVerb(ProcessRunner& runner, const Json& args, const VerbEvents& events) {
-    if (auto keys = requireOnlyKeys(args, {"device", "fs", "verify", "discard_first"}); !keys) {
-        return failed(keys);
+    auto request = maintenance::formatRequestFromJson(args);
+    if (!request) {
+        return failed(request);
     }
-    auto path = stringArg(args, "device", kMaxPathLength);
-    auto fsType = stringArg(args, "fs", 16);
-    auto verify = boolArg(args, "verify", true);
-    auto discardFirst = boolArg(args, "discard_first", false);
-    if (!path || !fsType || !verify || !discardFirst) {
-        return fail(ErrorCode::InvalidArgument, !path     ? path.error().message()
-                                                : !fsType ? fsType.error().message()
-                                                : !verify ? verify.error().message()
-                                                          : discardFirst.error().message());
-    }
-    if (trim::findFormatter(*fsType) == nullptr) {
-        return fail(ErrorCode::InvalidArgument, "unknown filesystem '" + *fsType + "'");
-    }
+    const std::string& path = request->device;
     // Other partitions of the disk may be mounted; the one being formatted may not.
-    auto disk = validateBlockDevice(*path, {.allowMounted = true});
+    auto disk = validateBlockDevice(path, {.allowMounted = true});
     if (!disk) {
         return failed(disk);
     }
     char resolved[PATH_MAX];
-    if (::realpath(path->c_str(), resolved) == nullptr) {
-        return failErrno(errno, "resolving " + *path);
+    if (::realpath(path.c_str(), resolved) == nullptr) {
+        return failErrno(errno, "resolving " + path);
     }
     const std::string real = resolved;
     bool found = real == disk->path;
@@ -218,9 +175,9 @@ Expected<Json> formatVerb(ProcessRunner& runner, const Json& args, const VerbEve
         return fail(ErrorCode::NotFound, real + " is not a partition of " + disk->path);
     }
     trim::FormatOptions options;
-    options.fsType = *fsType;
-    options.verify = *verify;
-    options.discardFirst = *discardFirst;
+    options.fsType = request->fs;
+    options.verify = request->verify;
+    options.discardFirst = request->discardFirst;
     auto result = trim::quickFormat(
         real, options, SysfsRoot(), runner,
         [&](double fraction, const std::string& step) { progressEvent(events, fraction, step); });
@@ -230,14 +187,11 @@ Expected<Json> formatVerb(ProcessRunner& runner, const Json& args, const VerbEve
     return trim::toJson(*result);
 }
 
-Expected<device::Device> wholeDiskArg(const Json& args) {
-    auto path = stringArg(args, "device", kMaxPathLength);
-    if (!path) {
-        return failed(path);
-    }
+// The whole drive a request names.
+Expected<device::Device> wholeDisk(const std::string& path) {
     char resolved[PATH_MAX];
-    if (path->starts_with("/dev/") && ::realpath(path->c_str(), resolved) != nullptr) {
-        auto device = validateBlockDevice(*path, {.allowMounted = true, .allowSystemDisk = true});
+    if (path.starts_with("/dev/") && ::realpath(path.c_str(), resolved) != nullptr) {
+        auto device = validateBlockDevice(path, {.allowMounted = true, .allowSystemDisk = true});
         if (!device) {
             return device;
         }
@@ -250,7 +204,7 @@ Expected<device::Device> wholeDiskArg(const Json& args) {
         }
         return device;
     }
-    return validateBlockDevice(*path, {.allowMounted = true, .allowSystemDisk = true});
+    return validateBlockDevice(path, {.allowMounted = true, .allowSystemDisk = true});
 }
 
 using Journals = std::optional<erase::EraseJournalStore>;
@@ -276,10 +230,11 @@ erase::EraseCapabilities capabilitiesOf(const device::Device& device,
 
 Expected<Json> probeVerb(const erase::TransportFactory& transports, const Journals& journals,
                          const Json& args) {
-    if (auto keys = requireOnlyKeys(args, {"device"}); !keys) {
-        return failed(keys);
+    auto request = maintenance::eraseDeviceRequestFromJson(args);
+    if (!request) {
+        return failed(request);
     }
-    auto device = wholeDiskArg(args);
+    auto device = wholeDisk(request->device);
     if (!device) {
         return failed(device);
     }
@@ -288,39 +243,43 @@ Expected<Json> probeVerb(const erase::TransportFactory& transports, const Journa
         return failed(status);
     }
     const auto caps = capabilitiesOf(*device, transports, *status);
-    const auto options = erase::listMethods(caps);
-    auto chosen = erase::chooseMethod(caps, "auto");
-    Json json{{"device", device->path},
-              {"model", device->model},
-              {"serial", device->serial},
-              {"size", device->size.value},
-              {"identity", erase::identityLine(*device)},
-              {"confirmation", erase::confirmationWord(*device)},
-              {"methods", erase::toJson(options)},
-              {"auto", chosen ? Json(std::string(erase::toString(*chosen))) : Json(nullptr)}};
-    auto guards = erase::checkEraseGuards(*device, erase::confirmationWord(*device));
-    json["refused"] = guards ? Json(nullptr) : Json(guards.error().message());
-    json["last_erase"] = status->journal ? erase::toJson(*status->journal) : Json(nullptr);
-    json["erase_running"] = status->runningNow;
-    json["interrupted"] =
-        status->interrupted() ? Json(erase::interruptedMessage(*status->journal)) : Json(nullptr);
-    if (caps.ata) {
-        json["ata_security"] = Json{{"supported", caps.ata->security.supported},
-                                    {"frozen", caps.ata->security.frozen},
-                                    {"locked", caps.ata->security.locked},
-                                    {"enabled", caps.ata->security.enabled}};
+    auto chosen = erase::chooseMethod(caps, maintenance::kAutoMethod);
+    maintenance::EraseProbeReply reply;
+    reply.device = device->path;
+    reply.model = device->model;
+    reply.serial = device->serial;
+    reply.size = device->size.value;
+    reply.identity = erase::identityLine(*device);
+    reply.confirmation = erase::confirmationWord(*device);
+    reply.methods = maintenance::methodReportsOf(erase::listMethods(caps));
+    if (chosen) {
+        reply.automatic = *chosen;
     }
-    return json;
+    if (auto guards = erase::checkEraseGuards(*device, reply.confirmation); !guards) {
+        reply.refused = guards.error().message();
+    }
+    reply.lastErase = status->journal;
+    reply.eraseRunning = status->runningNow;
+    if (status->interrupted()) {
+        reply.interrupted = erase::interruptedMessage(*status->journal);
+    }
+    if (caps.ata) {
+        const auto& security = caps.ata->security;
+        reply.ataSecurity = maintenance::AtaSecurityReport{security.supported, security.frozen,
+                                                           security.locked, security.enabled};
+    }
+    return maintenance::toJson(reply);
 }
 
 // Suspends the machine for a few seconds so a frozen ATA drive loses power and wakes up
 // unfrozen, then reads its security state again.
 Expected<Json> unfreezeVerb(ProcessRunner& runner, const erase::TransportFactory& transports,
                             const Json& args, const VerbEvents& events) {
-    if (auto keys = requireOnlyKeys(args, {"device"}); !keys) {
-        return failed(keys);
+    auto request = maintenance::eraseDeviceRequestFromJson(args);
+    if (!request) {
+        return failed(request);
     }
-    auto device = wholeDiskArg(args);
+    auto device = wholeDisk(request->device);
     if (!device) {
         return failed(device);
     }
@@ -331,7 +290,7 @@ Expected<Json> unfreezeVerb(ProcessRunner& runner, const erase::TransportFactory
                                    "there is no security freeze to lift");
     }
     if (!before.ata->security.frozen) {
-        return Json{{"device", device->path}, {"suspended", false}, {"frozen", false}};
+        return maintenance::toJson(maintenance::UnfreezeReply{device->path, false, false});
     }
     constexpr std::chrono::seconds kSleep{5};
     progressEvent(events, -1, fmt::format("Suspending the machine for {} s…", kSleep.count()));
@@ -342,26 +301,21 @@ Expected<Json> unfreezeVerb(ProcessRunner& runner, const erase::TransportFactory
     if (!after.ata) {
         return fail(ErrorCode::Io, device->path + " did not answer IDENTIFY after the resume");
     }
-    return Json{
-        {"device", device->path}, {"suspended", true}, {"frozen", after.ata->security.frozen}};
+    return maintenance::toJson(
+        maintenance::UnfreezeReply{device->path, true, after.ata->security.frozen});
 }
 
 Expected<Json> eraseVerb(const erase::TransportFactory& transports, const Journals& journals,
                          const Json& args, const VerbEvents& events) {
-    if (auto keys = requireOnlyKeys(args, {"device", "method", "confirm"}); !keys) {
-        return failed(keys);
+    auto request = maintenance::eraseRequestFromJson(args);
+    if (!request) {
+        return failed(request);
     }
-    auto method = stringArg(args, "method", 40);
-    auto confirm = stringArg(args, "confirm", 256);
-    if (!method || !confirm) {
-        return fail(ErrorCode::InvalidArgument,
-                    !method ? method.error().message() : confirm.error().message());
-    }
-    auto device = wholeDiskArg(args);
+    auto device = wholeDisk(request->device);
     if (!device) {
         return failed(device);
     }
-    if (auto guards = erase::checkEraseGuards(*device, *confirm); !guards) {
+    if (auto guards = erase::checkEraseGuards(*device, request->confirm); !guards) {
         return failed(guards);
     }
     if (!journals) {
@@ -376,7 +330,7 @@ Expected<Json> eraseVerb(const erase::TransportFactory& transports, const Journa
         return fail(ErrorCode::Busy, "an erase of " + device->path + " is running already");
     }
     const auto caps = capabilitiesOf(*device, transports, *status);
-    auto chosen = erase::chooseMethod(caps, *method);
+    auto chosen = erase::chooseMethod(caps, request->method);
     if (!chosen) {
         return failed(chosen);
     }
@@ -397,47 +351,49 @@ Expected<Json> eraseVerb(const erase::TransportFactory& transports, const Journa
     if (!cert) {
         return failed(cert);
     }
-    Json json = erase::toJson(*cert);
-    json["text"] = erase::toText(*cert);
+    maintenance::EraseReply reply{*cert, erase::toText(*cert), std::nullopt};
     if (status->interrupted()) {
-        json["replaced_interrupted"] = erase::interruptedMessage(*status->journal);
+        reply.replacedInterrupted = erase::interruptedMessage(*status->journal);
     }
-    return json;
+    return maintenance::toJson(reply);
 }
 
 } // namespace
 
 void addMaintenanceVerbs(HelperService& service, ProcessRunner& runner,
                          erase::TransportFactory transports, Journals journals) {
-    service.add(
-        Verb{"trim.audit", "io.github.ssdkeeper.trim.audit", Grade::Read,
-             [&runner](const Json& args, const VerbEvents&) { return auditVerb(runner, args); }});
-    service.add(Verb{"trim.verify", "io.github.ssdkeeper.trim.verify", Grade::Change,
-                     [&runner](const Json& args, const VerbEvents& events) {
-                         return verifyVerb(runner, args, events);
-                     }});
-    service.add(
-        Verb{"trim.fstrim", "io.github.ssdkeeper.trim.fstrim", Grade::Change,
-             [](const Json& args, const VerbEvents& events) { return fstrimVerb(args, events); }});
-    service.add(
-        Verb{"trim.timer", "io.github.ssdkeeper.trim.timer", Grade::Change,
-             [&runner](const Json& args, const VerbEvents&) { return timerVerb(runner, args); }});
-    service.add(Verb{"format.run", "io.github.ssdkeeper.format.run", Grade::Destroy,
-                     [&runner](const Json& args, const VerbEvents& events) {
-                         return formatVerb(runner, args, events);
-                     }});
-    service.add(Verb{"erase.probe", "io.github.ssdkeeper.erase.probe", Grade::Read,
-                     [transports, journals](const Json& args, const VerbEvents&) {
-                         return probeVerb(transports, journals, args);
-                     }});
-    service.add(Verb{"erase.unfreeze", "io.github.ssdkeeper.erase.unfreeze", Grade::Change,
-                     [&runner, transports](const Json& args, const VerbEvents& events) {
-                         return unfreezeVerb(runner, transports, args, events);
-                     }});
-    service.add(Verb{"erase.run", "io.github.ssdkeeper.erase.run", Grade::Destroy,
-                     [transports, journals](const Json& args, const VerbEvents& events) {
-                         return eraseVerb(transports, journals, args, events);
-                     }});
+    // Every verb is authorized as its own polkit action, io.github.ssdkeeper.<verb>.
+    auto add = [&service](const char* name, Grade grade,
+                          std::function<Expected<Json>(const Json&, const VerbEvents&)> handler) {
+        service.add(
+            Verb{name, std::string("io.github.ssdkeeper.") + name, grade, std::move(handler)});
+    };
+    add(maintenance::kVerbTrimAudit, Grade::Read,
+        [&runner](const Json& args, const VerbEvents&) { return auditVerb(runner, args); });
+    add(maintenance::kVerbTrimVerify, Grade::Change,
+        [&runner](const Json& args, const VerbEvents& events) {
+            return verifyVerb(runner, args, events);
+        });
+    add(maintenance::kVerbTrimFstrim, Grade::Change,
+        [](const Json& args, const VerbEvents& events) { return fstrimVerb(args, events); });
+    add(maintenance::kVerbTrimTimer, Grade::Change,
+        [&runner](const Json& args, const VerbEvents&) { return timerVerb(runner, args); });
+    add(maintenance::kVerbFormatRun, Grade::Destroy,
+        [&runner](const Json& args, const VerbEvents& events) {
+            return formatVerb(runner, args, events);
+        });
+    add(maintenance::kVerbEraseProbe, Grade::Read,
+        [transports, journals](const Json& args, const VerbEvents&) {
+            return probeVerb(transports, journals, args);
+        });
+    add(maintenance::kVerbEraseUnfreeze, Grade::Change,
+        [&runner, transports](const Json& args, const VerbEvents& events) {
+            return unfreezeVerb(runner, transports, args, events);
+        });
+    add(maintenance::kVerbEraseRun, Grade::Destroy,
+        [transports, journals](const Json& args, const VerbEvents& events) {
+            return eraseVerb(transports, journals, args, events);
+        });
 }
 
 } // namespace ssdk::helper

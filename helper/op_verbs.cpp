@@ -1,6 +1,7 @@
 #include "helper/op_verbs.h"
 
 #include "core/overprovision/spare_area.h"
+#include "core/overprovision/verbs.h"
 #include "helper/validation.h"
 
 namespace ssdk::helper {
@@ -14,23 +15,19 @@ struct OpContext {
     ProcessRunner* runner = nullptr;
 };
 
-Expected<device::Device> deviceArg(const Json& args, bool forChange) {
-    auto path = stringArg(args, "device", kMaxPathLength);
-    if (!path) {
-        return std::unexpected(path.error());
-    }
-    // Mounted is allowed: ext4 and btrfs grow online, and the planner refuses a mounted shrink
-    // with a reason. The system disk may be inspected (no tool runs on it), never changed.
-    return validateBlockDevice(*path, {.allowMounted = true, .allowSystemDisk = !forChange});
+// A device path from a request, validated. Mounted is allowed: ext4 and btrfs grow online,
+// and the planner refuses a mounted shrink with a reason. The system disk may be inspected (no
+// tool runs on it), never changed.
+Expected<device::Device> validDevice(const std::string& path, bool forChange) {
+    return validateBlockDevice(path, {.allowMounted = true, .allowSystemDisk = !forChange});
 }
 
 StepObserver progressTo(const VerbEvents& events) {
     return [events](const StepEvent& event) {
         const double done = static_cast<double>(event.index + (event.finished ? 1 : 0));
-        events("progress", Json{{"fraction", done / static_cast<double>(event.count)},
-                                {"step", event.name},
-                                {"text", event.description},
-                                {"finished", event.finished}});
+        events(overprovision::kEventProgress,
+               toJson(overprovision::ProgressEvent{done / static_cast<double>(event.count),
+                                                   event.name, event.description, event.finished}));
     };
 }
 
@@ -38,7 +35,7 @@ Expected<Json> journalResult(Expected<Journal> journal) {
     if (!journal) {
         return std::unexpected(journal.error());
     }
-    return Json{{"journal", toJson(*journal)}};
+    return toJson(JournalReply{std::move(*journal)});
 }
 
 // Runs use(SpareArea&) on the live system: discovery, the disk editor and the helper's journals.
@@ -57,10 +54,11 @@ auto withSpareArea(const OpContext& context, Use&& use)
 }
 
 Expected<Json> inspect(const OpContext& context, const Json& args) {
-    if (auto keys = requireOnlyKeys(args, {"device"}); !keys) {
-        return std::unexpected(keys.error());
+    auto request = inspectRequestFromJson(args);
+    if (!request) {
+        return std::unexpected(request.error());
     }
-    auto device = deviceArg(args, false);
+    auto device = validDevice(request->device, false);
     if (!device) {
         return std::unexpected(device.error());
     }
@@ -69,48 +67,30 @@ Expected<Json> inspect(const OpContext& context, const Json& args) {
     if (!status) {
         return std::unexpected(status.error());
     }
-    return toJson(*status);
+    return toJson(inspectReplyOf(*status));
 }
 
 Expected<Json> apply(const OpContext& context, const Json& args, const VerbEvents& events) {
-    if (auto keys = requireOnlyKeys(args, {"device", "spare_percent", "partition", "unmount"});
-        !keys) {
-        return std::unexpected(keys.error());
+    auto request = applyRequestFromJson(args);
+    if (!request) {
+        return std::unexpected(request.error());
     }
-    if (args.contains("unmount") && !args["unmount"].is_boolean()) {
-        return fail(ErrorCode::InvalidArgument, "argument 'unmount' must be true or false");
-    }
-    const bool unmount = args.value("unmount", false);
-    auto percent = unsignedArg(args, "spare_percent");
-    if (!percent) {
-        return std::unexpected(percent.error());
-    }
-    if (*percent > static_cast<std::uint64_t>(kMaximumSparePercent)) {
-        return fail(ErrorCode::InvalidArgument, "argument 'spare_percent' must be 0–50");
-    }
-    auto partition = stringArg(args, "partition", kMaxPathLength);
-    if (!partition) {
-        return std::unexpected(partition.error());
-    }
-    if (partition->empty()) {
-        return fail(ErrorCode::InvalidArgument,
-                    "argument 'partition' must name the partition the user confirmed");
-    }
-    auto device = deviceArg(args, true);
+    auto device = validDevice(request->device, true);
     if (!device) {
         return std::unexpected(device.error());
     }
     return journalResult(withSpareArea(context, [&](SpareArea& spare) {
-        return spare.apply(device->path, static_cast<double>(*percent), *partition,
-                           progressTo(events), unmount);
+        return spare.apply(device->path, static_cast<double>(request->sparePercent),
+                           request->partition, progressTo(events), request->unmount);
     }));
 }
 
 Expected<Json> undo(const OpContext& context, const Json& args, const VerbEvents& events) {
-    if (auto keys = requireOnlyKeys(args, {"device"}); !keys) {
-        return std::unexpected(keys.error());
+    auto request = undoRequestFromJson(args);
+    if (!request) {
+        return std::unexpected(request.error());
     }
-    auto device = deviceArg(args, true);
+    auto device = validDevice(request->device, true);
     if (!device) {
         return std::unexpected(device.error());
     }
@@ -119,24 +99,16 @@ Expected<Json> undo(const OpContext& context, const Json& args, const VerbEvents
 }
 
 Expected<Json> recover(const OpContext& context, const Json& args, const VerbEvents& events) {
-    if (auto keys = requireOnlyKeys(args, {"device", "action"}); !keys) {
-        return std::unexpected(keys.error());
+    auto request = recoverRequestFromJson(args);
+    if (!request) {
+        return std::unexpected(request.error());
     }
-    auto action = stringArg(args, "action", 16);
-    if (!action) {
-        return std::unexpected(action.error());
-    }
-    if (*action != "finish" && *action != "rollback") {
-        return fail(ErrorCode::InvalidArgument,
-                    "argument 'action' must be \"finish\" or \"rollback\"");
-    }
-    auto device = deviceArg(args, true);
+    auto device = validDevice(request->device, true);
     if (!device) {
         return std::unexpected(device.error());
     }
-    const Recovery recovery = *action == "finish" ? Recovery::Finish : Recovery::RollBack;
     return journalResult(withSpareArea(context, [&](SpareArea& spare) {
-        return spare.recover(device->path, recovery, progressTo(events));
+        return spare.recover(device->path, request->action, progressTo(events));
     }));
 }
 
@@ -145,16 +117,16 @@ Expected<Json> recover(const OpContext& context, const Json& args, const VerbEve
 void addOpVerbs(HelperService& service, std::filesystem::path journalDirectory,
                 ProcessRunner& runner) {
     const OpContext op{std::move(journalDirectory), &runner};
-    service.add(Verb{"op.inspect", "io.github.ssdkeeper.op.inspect", Grade::Read,
+    service.add(Verb{kVerbOpInspect, "io.github.ssdkeeper.op.inspect", Grade::Read,
                      [op](const Json& args, const VerbEvents&) { return inspect(op, args); }});
     service.add(
-        Verb{"op.apply", "io.github.ssdkeeper.op.apply", Grade::Change,
+        Verb{kVerbOpApply, "io.github.ssdkeeper.op.apply", Grade::Change,
              [op](const Json& args, const VerbEvents& events) { return apply(op, args, events); }});
     service.add(
-        Verb{"op.undo", "io.github.ssdkeeper.op.undo", Grade::Change,
+        Verb{kVerbOpUndo, "io.github.ssdkeeper.op.undo", Grade::Change,
              [op](const Json& args, const VerbEvents& events) { return undo(op, args, events); }});
     service.add(Verb{
-        "op.recover", "io.github.ssdkeeper.op.recover", Grade::Change,
+        kVerbOpRecover, "io.github.ssdkeeper.op.recover", Grade::Change,
         [op](const Json& args, const VerbEvents& events) { return recover(op, args, events); }});
 }
 

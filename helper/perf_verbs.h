@@ -3,6 +3,7 @@
 #include "core/base/process_runner.h"
 #include "core/device/device.h"
 #include "core/perf/bench_plan.h"
+#include "core/perf/verbs.h"
 #include "helper/helper_service.h"
 
 namespace ssdk::helper {
@@ -22,7 +23,11 @@ void addPerfVerbs(HelperService& service, ProcessRunner& runner, int cancelFd);
 // What perf.bench checks about the drive and the request before anything runs (pure: the
 // verb calls it on a fresh discovery of the device). Errors: PermissionDenied (system
 // disk, read-only), Busy (mounted or held), InvalidArgument (wrong or missing confirmation,
-// bad options, a size larger than the drive), Unsupported (unknown preset).
+// a size larger than the drive).
+Expected<perf::BenchOptions> checkBenchRequest(const perf::BenchRequest& request,
+                                               const device::Device& device);
+// The same for the verb's arguments, parsed first (perf::benchRequestFromJson: bad options
+// are InvalidArgument, an unknown preset Unsupported).
 Expected<perf::BenchOptions> checkBenchRequest(const Json& args, const device::Device& device);
 
 } // namespace ssdk::helper

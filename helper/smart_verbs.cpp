@@ -4,72 +4,46 @@
 #include "core/smart/health_service.h"
 #include "core/smart/selftest.h"
 #include "core/smart/smartctl_source.h"
+#include "core/smart/verbs.h"
 #include "helper/validation.h"
 
 namespace ssdk::helper {
 
 namespace {
 
-constexpr std::size_t kMaxTestLength = 8;
 constexpr DeviceRules kSmartRules{.allowMounted = true, .allowSystemDisk = true};
 
 using DiscoveryFactory = std::function<device::Discovery()>;
 
-Expected<device::Device> deviceArg(const Json& args, const DiscoveryFactory& discovery) {
-    auto path = stringArg(args, "device", kMaxPathLength);
-    if (!path) {
-        return std::unexpected(path.error());
-    }
+Expected<device::Device> validDevice(const std::string& path, const DiscoveryFactory& discovery) {
     if (discovery) {
-        return validateBlockDevice(*path, kSmartRules, discovery());
+        return validateBlockDevice(path, kSmartRules, discovery());
     }
-    return validateBlockDevice(*path, kSmartRules);
+    return validateBlockDevice(path, kSmartRules);
 }
 
 Expected<Json> readSmart(ProcessRunner& runner, const DiscoveryFactory& discovery,
                          const Json& args) {
-    if (auto keys = requireOnlyKeys(args, {"device", "wake"}); !keys) {
-        return std::unexpected(keys.error());
+    auto request = smart::readRequestFromJson(args);
+    if (!request) {
+        return std::unexpected(request.error());
     }
-    bool wake = false;
-    if (args.contains("wake")) {
-        if (!args["wake"].is_boolean()) {
-            return fail(ErrorCode::InvalidArgument, "argument 'wake' must be true or false");
-        }
-        wake = args["wake"].get<bool>();
-    }
-    auto device = deviceArg(args, discovery);
+    auto device = validDevice(request->device, discovery);
     if (!device) {
         return std::unexpected(device.error());
     }
     smart::HealthService service(runner, {}, true);
-    auto raw = service.capture(*device, {.wakeSleepingDisk = wake});
+    auto raw = service.capture(*device, {.wakeSleepingDisk = request->wake});
     if (!raw) {
         return std::unexpected(raw.error());
     }
     return smart::toJson(*raw);
 }
 
+// Runs smartctl's self-test command for action (Abort for selftest.abort) on the device.
 Expected<Json> runSelfTest(ProcessRunner& runner, const DiscoveryFactory& discovery,
-                           const Json& args, bool abort) {
-    if (auto keys =
-            abort ? requireOnlyKeys(args, {"device"}) : requireOnlyKeys(args, {"device", "test"});
-        !keys) {
-        return std::unexpected(keys.error());
-    }
-    smart::SelfTestAction action = smart::SelfTestAction::Abort;
-    if (!abort) {
-        auto test = stringArg(args, "test", kMaxTestLength);
-        if (!test) {
-            return std::unexpected(test.error());
-        }
-        auto parsed = smart::parseSelfTestAction(*test);
-        if (!parsed || *parsed == smart::SelfTestAction::Abort) {
-            return fail(ErrorCode::InvalidArgument, "argument 'test' must be short or long");
-        }
-        action = *parsed;
-    }
-    auto device = deviceArg(args, discovery);
+                           const std::string& path, smart::SelfTestAction action) {
+    auto device = validDevice(path, discovery);
     if (!device) {
         return std::unexpected(device.error());
     }
@@ -80,25 +54,41 @@ Expected<Json> runSelfTest(ProcessRunner& runner, const DiscoveryFactory& discov
     if (!messages) {
         return std::unexpected(messages.error());
     }
-    return Json{{abort ? "aborted" : "started", abort ? "self-test" : smart::toString(action)},
-                {"device", device->path},
-                {"messages", *messages}};
+    return smart::toJson(smart::SelfTestReply{action, device->path, std::move(*messages)});
+}
+
+Expected<Json> startSelfTest(ProcessRunner& runner, const DiscoveryFactory& discovery,
+                             const Json& args) {
+    auto request = smart::selfTestStartRequestFromJson(args);
+    if (!request) {
+        return std::unexpected(request.error());
+    }
+    return runSelfTest(runner, discovery, request->device, request->test);
+}
+
+Expected<Json> abortSelfTest(ProcessRunner& runner, const DiscoveryFactory& discovery,
+                             const Json& args) {
+    auto request = smart::selfTestAbortRequestFromJson(args);
+    if (!request) {
+        return std::unexpected(request.error());
+    }
+    return runSelfTest(runner, discovery, request->device, smart::SelfTestAction::Abort);
 }
 
 } // namespace
 
 void addSmartVerbs(HelperService& service, ProcessRunner& runner, DiscoveryFactory discovery) {
-    service.add(Verb{"smart.read", "io.github.ssdkeeper.smart.read", Grade::Read,
+    service.add(Verb{smart::kVerbSmartRead, "io.github.ssdkeeper.smart.read", Grade::Read,
                      [&runner, discovery](const Json& args, const VerbEvents&) {
                          return readSmart(runner, discovery, args);
                      }});
-    service.add(Verb{"selftest.start", "io.github.ssdkeeper.selftest.start", Grade::Change,
+    service.add(Verb{smart::kVerbSelfTestStart, "io.github.ssdkeeper.selftest.start", Grade::Change,
                      [&runner, discovery](const Json& args, const VerbEvents&) {
-                         return runSelfTest(runner, discovery, args, false);
+                         return startSelfTest(runner, discovery, args);
                      }});
-    service.add(Verb{"selftest.abort", "io.github.ssdkeeper.selftest.abort", Grade::Change,
+    service.add(Verb{smart::kVerbSelfTestAbort, "io.github.ssdkeeper.selftest.abort", Grade::Change,
                      [&runner, discovery](const Json& args, const VerbEvents&) {
-                         return runSelfTest(runner, discovery, args, true);
+                         return abortSelfTest(runner, discovery, args);
                      }});
 }
 

@@ -8,6 +8,7 @@
 #include "core/base/timestamp.h"
 #include "core/perf/block_trace.h"
 #include "core/perf/platform/linux/block_tracer.h"
+#include "core/perf/verbs.h"
 #include "core/rpc/protocol.h"
 #include "helper/cancel_watch.h"
 #include "helper/validation.h"
@@ -50,7 +51,7 @@ public:
     // Sends the lines gathered since the last "trace" event.
     void sendLines() {
         if (!m_writer.body().empty()) {
-            m_events("trace", Json{{"lines", m_writer.takeBody()}});
+            m_events(perf::kEventTrace, perf::toJson(perf::TraceChunk{m_writer.takeBody()}));
         }
     }
 
@@ -65,7 +66,8 @@ private:
 };
 
 Expected<Json> recordVerb(int cancelFd, const Json& args, const VerbEvents& events) {
-    auto request = checkTraceRecordRequest(args);
+    // Checked before the device node is validated (perf::traceRecordRequestFromJson).
+    auto request = perf::traceRecordRequestFromJson(args);
     if (!request) {
         return failed(request);
     }
@@ -108,12 +110,12 @@ Expected<Json> recordVerb(int cancelFd, const Json& args, const VerbEvents& even
             nextTick += std::chrono::seconds(1);
             const double seconds = elapsed();
             const auto requests = collector.writer().summary().requests;
-            events("progress",
-                   Json{{"fraction", std::min(0.99, seconds / request->seconds)},
-                        {"text", fmt::format("recording {}: {:.0f} s of {}, {} requests", path,
-                                             seconds, request->seconds, requests)},
-                        {"elapsed_s", seconds},
-                        {"requests", requests}});
+            events(perf::kEventProgress,
+                   perf::toJson(
+                       perf::TraceProgress{std::min(0.99, seconds / request->seconds),
+                                           fmt::format("recording {}: {:.0f} s of {}, {} requests",
+                                                       path, seconds, request->seconds, requests),
+                                           seconds, requests}));
         }
     }
     const bool stoppedEarly = stopRequested && !collector.truncated();
@@ -127,11 +129,11 @@ Expected<Json> recordVerb(int cancelFd, const Json& args, const VerbEvents& even
 
     const auto& writer = collector.writer();
     const auto& summary = writer.summary();
-    events("progress", Json{{"fraction", 1.0},
-                            {"text", fmt::format("recorded {}: {:.1f} s, {} requests", path,
-                                                 seconds, summary.requests)},
-                            {"elapsed_s", seconds},
-                            {"requests", summary.requests}});
+    events(
+        perf::kEventProgress,
+        perf::toJson(perf::TraceProgress{
+            1.0, fmt::format("recorded {}: {:.1f} s, {} requests", path, seconds, summary.requests),
+            seconds, summary.requests}));
     const perf::BlocksTraceInfo info{.device = path,
                                      .origin = tracer.target().origin,
                                      .recordedAt = recordedAt,
@@ -140,52 +142,26 @@ Expected<Json> recordVerb(int cancelFd, const Json& args, const VerbEvents& even
                                      .lostEvents = tracer.lostEvents(),
                                      .stoppedEarly = stoppedEarly,
                                      .truncatedReason = collector.truncatedReason()};
-    return Json{{"device", path},
-                {"seconds", seconds},
-                {"requests", summary.requests},
-                {"reads", summary.reads},
-                {"writes", summary.writes},
-                {"discards", summary.discards},
-                {"bytes_read", summary.bytesRead},
-                {"bytes_written", summary.bytesWritten},
-                {"unparsed", tracer.unparsedLines()},
-                {"lost_events", tracer.lostEvents()},
-                {"stopped_early", stoppedEarly},
-                {"truncated", collector.truncated()},
-                {"truncated_reason", collector.truncatedReason()},
-                {"header", writer.header(info)}};
+    return perf::toJson(perf::TraceRecordReply{.device = path,
+                                               .seconds = seconds,
+                                               .requests = summary.requests,
+                                               .reads = summary.reads,
+                                               .writes = summary.writes,
+                                               .discards = summary.discards,
+                                               .bytesRead = summary.bytesRead,
+                                               .bytesWritten = summary.bytesWritten,
+                                               .unparsed = tracer.unparsedLines(),
+                                               .lostEvents = tracer.lostEvents(),
+                                               .stoppedEarly = stoppedEarly,
+                                               .truncated = collector.truncated(),
+                                               .truncatedReason = collector.truncatedReason(),
+                                               .header = writer.header(info)});
 }
 
 } // namespace
 
-Expected<TraceRecordRequest> checkTraceRecordRequest(const Json& args) {
-    if (auto keys = requireOnlyKeys(args, {"device", "seconds"}); !keys) {
-        return failed(keys);
-    }
-    TraceRecordRequest request;
-    auto device = stringArg(args, "device", kMaxPathLength);
-    if (!device) {
-        return failed(device);
-    }
-    if (!device->starts_with("/dev/")) {
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("'{}' is not a device path under /dev", *device));
-    }
-    request.device = *device;
-    auto seconds = unsignedArg(args, "seconds", kDefaultTraceSeconds);
-    if (!seconds) {
-        return failed(seconds);
-    }
-    if (*seconds < 1 || *seconds > kMaxTraceSeconds) {
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("argument 'seconds' must be 1 to {}", kMaxTraceSeconds));
-    }
-    request.seconds = static_cast<unsigned>(*seconds);
-    return request;
-}
-
 void addTraceVerbs(HelperService& service, int cancelFd) {
-    service.add(Verb{"trace.record", "io.github.ssdkeeper.trace.record", Grade::Change,
+    service.add(Verb{perf::kVerbTraceRecord, "io.github.ssdkeeper.trace.record", Grade::Change,
                      [cancelFd](const Json& args, const VerbEvents& events) {
                          return recordVerb(cancelFd, args, events);
                      }});

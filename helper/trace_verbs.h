@@ -26,17 +26,4 @@ namespace ssdk::helper {
 // cancelFd: the helper's request input, watched for that cancel (-1: not cancellable).
 void addTraceVerbs(HelperService& service, int cancelFd);
 
-inline constexpr unsigned kDefaultTraceSeconds = 60;
-inline constexpr unsigned kMaxTraceSeconds = 3600;
-
-struct TraceRecordRequest {
-    std::string device;
-    unsigned seconds = kDefaultTraceSeconds;
-};
-
-// trace.record's checks of its arguments (pure; the device node is validated afterwards).
-// Errors: InvalidArgument (unknown or missing keys, a device that is not a /dev path, seconds
-// out of 1..3600 or not a whole number).
-Expected<TraceRecordRequest> checkTraceRecordRequest(const Json& args);
-
 } // namespace ssdk::helper

@@ -20,8 +20,12 @@ namespace ssdk::app {
 
 namespace {
 
-QString str(const Json& json, const char* key) {
-    return QString::fromStdString(json.value(key, std::string()));
+QString fromStd(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+QString wizardVerb(const char* name) {
+    return QString::fromLatin1(name);
 }
 
 // A wizard page whose Next button follows a predicate.
@@ -45,10 +49,7 @@ EraseWizard::EraseWizard(const device::Device& device, std::shared_ptr<rpc::Tran
     setOption(QWizard::NoCancelButtonOnLastPage);
     resize(720, 520);
     m_runner = new HelperCaller(std::move(helper), this);
-    connect(m_runner, &HelperCaller::finished, this,
-            [this](const QString& verb, const HelperCaller::Outcome& outcome) {
-                helperFinished(verb, outcome.ok, outcome.error, outcome.result);
-            });
+    connect(m_runner, &HelperCaller::finished, this, &EraseWizard::helperFinished);
     connect(m_runner, &HelperCaller::progress, this,
             [this](const QString&, double fraction, const QString& text) {
                 showFraction(m_progress, fraction);
@@ -93,8 +94,7 @@ EraseWizard::EraseWizard(const device::Device& device, std::shared_ptr<rpc::Tran
     methodLayout->addStretch();
     m_methods = new QButtonGroup(this);
     methodPage->complete = [this] {
-        return m_methods->checkedButton() != nullptr && m_probe.is_object() &&
-               m_probe["refused"].is_null();
+        return m_methods->checkedButton() != nullptr && m_probe && !m_probe->refused;
     };
     connect(m_methods, &QButtonGroup::buttonClicked, methodPage,
             [methodPage] { methodPage->changed(); });
@@ -113,7 +113,7 @@ EraseWizard::EraseWizard(const device::Device& device, std::shared_ptr<rpc::Tran
     confirmLayout->addWidget(m_confirm);
     confirmLayout->addStretch();
     confirmPage->complete = [this] {
-        return m_probe.is_object() && m_confirm->text() == str(m_probe, "confirmation");
+        return m_probe && m_confirm->text() == fromStd(m_probe->confirmation);
     };
     connect(m_confirm, &QLineEdit::textChanged, confirmPage,
             [confirmPage] { confirmPage->changed(); });
@@ -154,15 +154,17 @@ EraseWizard::EraseWizard(const device::Device& device, std::shared_ptr<rpc::Tran
         if (file.isEmpty()) {
             return;
         }
-        Json json = m_certificate;
-        json.erase("text");
+        if (!m_erased) {
+            return;
+        }
         QFile out(file);
         if (out.open(QIODevice::WriteOnly)) {
-            out.write(QByteArray::fromStdString(json.dump(2) + "\n"));
+            out.write(QByteArray::fromStdString(
+                maintenance::certificateFileJson(*m_erased).dump(2) + "\n"));
         }
         QFile text(file + QStringLiteral(".txt"));
         if (text.open(QIODevice::WriteOnly)) {
-            text.write(QByteArray::fromStdString(m_certificate.value("text", std::string())));
+            text.write(QByteArray::fromStdString(m_erased->text));
         }
     });
     setPage(CertificatePage, certificatePage);
@@ -172,7 +174,15 @@ EraseWizard::EraseWizard(const device::Device& device, std::shared_ptr<rpc::Tran
             startErase();
         }
     });
-    m_runner->call(QStringLiteral("erase.probe"), Json{{"device", device.path}});
+    probe();
+}
+
+void EraseWizard::probe() {
+    const maintenance::EraseProbeRequest request{m_device.path};
+    m_runner->run(wizardVerb(maintenance::kVerbEraseProbe),
+                  maintenanceWork([request](maintenance::MaintenanceClient& client, const auto&) {
+                      return client.probeErase(request);
+                  }));
 }
 
 QString EraseWizard::chosenMethod() const {
@@ -180,51 +190,48 @@ QString EraseWizard::chosenMethod() const {
     return button ? button->property("method").toString() : QString();
 }
 
-void EraseWizard::showProbe(const Json& probe) {
+void EraseWizard::showProbe(const maintenance::EraseProbeReply& probe) {
     m_probe = probe;
-    m_identity->setText(tr("<b>%1</b>").arg(str(probe, "identity").toHtmlEscaped()));
+    m_identity->setText(tr("<b>%1</b>").arg(fromStd(probe.identity).toHtmlEscaped()));
     m_identity->setTextFormat(Qt::RichText);
-    if (!probe["refused"].is_null()) {
-        m_refused->setText(
-            tr("Refused: %1").arg(QString::fromStdString(probe["refused"].get<std::string>())));
+    if (probe.refused) {
+        m_refused->setText(tr("Refused: %1").arg(fromStd(*probe.refused)));
         m_refused->show();
     }
-    if (probe["interrupted"].is_string()) {
-        QString text = QString::fromStdString(probe["interrupted"].get<std::string>());
+    if (probe.interrupted) {
+        QString text = fromStd(*probe.interrupted);
         text[0] = text[0].toUpper();
         m_interrupted->setText(text + QLatin1Char('.'));
         m_interrupted->show();
     }
-    const bool frozen =
-        probe.contains("ata_security") && probe["ata_security"].value("frozen", false);
+    const bool frozen = probe.ataSecurity && probe.ataSecurity->frozen;
     m_unfreeze->setVisible(frozen);
     m_unfreeze->setEnabled(frozen && !m_runner->isBusy());
     for (auto* old : m_methods->buttons()) {
         m_methods->removeButton(old);
         delete old;
     }
-    const std::string automatic = probe["auto"].is_string() ? probe["auto"].get<std::string>() : "";
-    for (const auto& method : probe.value("methods", Json::array())) {
-        const bool available = method.value("available", false);
-        QString text = QString::fromStdString(method.value("description", std::string()));
-        const QString reason = QString::fromStdString(method.value("reason", std::string()));
+    for (const auto& method : probe.methods) {
+        QString text = fromStd(method.description);
+        const QString reason = fromStd(method.reason);
         if (!reason.isEmpty()) {
             text += QStringLiteral(" — ") + reason;
         }
         auto* radio = new QRadioButton(text);
-        radio->setProperty("method", QString::fromStdString(method.value("method", std::string())));
-        radio->setEnabled(available);
+        radio->setProperty("method",
+                           QString::fromLatin1(maintenance::erase::toString(method.method)));
+        radio->setEnabled(method.available);
         radio->setToolTip(reason);
         m_methods->addButton(radio);
         m_methodList->addWidget(radio);
-        if (method.value("method", std::string()) == automatic) {
+        if (probe.automatic == method.method) {
             radio->setChecked(true);
         }
     }
     m_confirmText->setText(
         tr("This erases <b>all data</b> on %1.<br><br>Type the model <b>%2</b> to confirm:")
-            .arg(str(probe, "identity").toHtmlEscaped(),
-                 str(probe, "confirmation").toHtmlEscaped()));
+            .arg(fromStd(probe.identity).toHtmlEscaped(),
+                 fromStd(probe.confirmation).toHtmlEscaped()));
     emit probed();
 }
 
@@ -238,20 +245,20 @@ void EraseWizard::askUnfreeze() {
     if (answer != QMessageBox::Yes) {
         return;
     }
-    if (m_runner->call(QStringLiteral("erase.unfreeze"), Json{{"device", m_device.path}})) {
+    const maintenance::UnfreezeRequest request{m_device.path};
+    if (m_runner->run(wizardVerb(maintenance::kVerbEraseUnfreeze),
+                      maintenanceWork([request](maintenance::MaintenanceClient& client,
+                                                const rpc::Transport::EventHandler& onEvent) {
+                          return client.unfreeze(request, onEvent);
+                      }))) {
         m_unfreeze->setEnabled(false);
         m_unfreezeNote->setText(tr("Suspending…"));
         m_unfreezeNote->show();
     }
 }
 
-void EraseWizard::unfreezeFinished(bool ok, const QString& error, const Json& result) {
-    if (!ok) {
-        m_unfreeze->setEnabled(true);
-        m_unfreezeNote->setText(tr("Could not unfreeze the drive: %1").arg(error));
-        return;
-    }
-    if (result.value("frozen", true)) {
+void EraseWizard::unfreezeFinished(const maintenance::UnfreezeReply& result) {
+    if (result.frozen) {
         m_unfreeze->setEnabled(true);
         m_unfreezeNote->setText(
             tr("The drive is still frozen after the suspend (this machine keeps it powered, or "
@@ -260,53 +267,62 @@ void EraseWizard::unfreezeFinished(bool ok, const QString& error, const Json& re
         return;
     }
     m_unfreezeNote->setText(tr("The drive is no longer frozen. Reading its erase methods again…"));
-    m_runner->call(QStringLiteral("erase.probe"), Json{{"device", m_device.path}});
+    probe();
 }
 
 void EraseWizard::startErase() {
     m_step->setText(tr("Starting %1…").arg(chosenMethod()));
-    m_runner->call(QStringLiteral("erase.run"), Json{{"device", m_device.path},
-                                                     {"method", chosenMethod().toStdString()},
-                                                     {"confirm", m_confirm->text().toStdString()}});
+    const maintenance::EraseRequest request{m_device.path, chosenMethod().toStdString(),
+                                            m_confirm->text().toStdString()};
+    m_runner->run(wizardVerb(maintenance::kVerbEraseRun),
+                  maintenanceWork([request](maintenance::MaintenanceClient& client,
+                                            const rpc::Transport::EventHandler& onEvent) {
+                      return client.erase(request, onEvent);
+                  }));
 }
 
-void EraseWizard::helperFinished(const QString& verb, bool ok, const QString& error,
-                                 const Json& result) {
-    if (verb == QLatin1String("erase.unfreeze")) {
-        unfreezeFinished(ok, error, result);
-        return;
-    }
-    if (verb == QLatin1String("erase.probe")) {
-        if (!ok) {
-            m_identity->setText(tr("Could not read the drive's erase methods: %1").arg(error));
+void EraseWizard::helperFinished(const QString& name, const HelperCaller::Outcome& outcome) {
+    QString why;
+    if (name == wizardVerb(maintenance::kVerbEraseUnfreeze)) {
+        if (auto reply = replyOf(outcome, maintenance::unfreezeReplyFromJson, why)) {
+            unfreezeFinished(*reply);
             return;
         }
-        showProbe(result);
+        m_unfreeze->setEnabled(true);
+        m_unfreezeNote->setText(tr("Could not unfreeze the drive: %1").arg(why));
+        return;
+    }
+    if (name == wizardVerb(maintenance::kVerbEraseProbe)) {
+        if (auto reply = replyOf(outcome, maintenance::eraseProbeReplyFromJson, why)) {
+            showProbe(*reply);
+            return;
+        }
+        m_identity->setText(tr("Could not read the drive's erase methods: %1").arg(why));
         return;
     }
     m_eraseDone = true;
     m_progress->setRange(0, 1000);
     m_progress->setValue(1000);
-    if (!ok) {
-        m_step->setText(tr("The erase failed: %1").arg(error));
-        m_verdict->setText(tr("Not erased: %1").arg(error));
+    auto reply = replyOf(outcome, maintenance::eraseReplyFromJson, why);
+    if (!reply) {
+        m_step->setText(tr("The erase failed: %1").arg(why));
+        m_verdict->setText(tr("Not erased: %1").arg(why));
         m_verdict->setStyleSheet(QStringLiteral("color: %1").arg(theme::kError.name()));
         emit eraseFinished(false);
         return;
     }
-    m_certificate = result;
-    const bool passed = result["verification"].value("passed", false);
+    m_erased = *reply;
+    const auto& verification = reply->certificate.verification;
     m_step->setText(tr("Done."));
-    m_verdict->setText(passed ? tr("Erased and verified: %1")
-                                    .arg(QString::fromStdString(
-                                        result["verification"].value("summary", std::string())))
-                              : tr("Erased, but the verification FAILED: %1")
-                                    .arg(QString::fromStdString(
-                                        result["verification"].value("summary", std::string()))));
+    m_verdict->setText(
+        verification.passed
+            ? tr("Erased and verified: %1").arg(fromStd(verification.summary))
+            : tr("Erased, but the verification FAILED: %1").arg(fromStd(verification.summary)));
     m_verdict->setStyleSheet(
-        passed ? QStringLiteral("color: #15803d; font-weight: bold")
-               : QStringLiteral("color: %1; font-weight: bold").arg(theme::kError.name()));
-    m_certificateText->setPlainText(QString::fromStdString(result.value("text", std::string())));
+        verification.passed
+            ? QStringLiteral("color: #15803d; font-weight: bold")
+            : QStringLiteral("color: %1; font-weight: bold").arg(theme::kError.name()));
+    m_certificateText->setPlainText(fromStd(reply->text));
     emit eraseFinished(true);
 }
 

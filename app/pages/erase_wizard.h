@@ -1,11 +1,14 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include <QWizard>
 
+#include "app/helper_caller.h"
 #include "core/base/json.h"
 #include "core/device/device.h"
+#include "core/maintenance/maintenance_client.h"
 #include "core/rpc/transport.h"
 
 class QButtonGroup;
@@ -18,7 +21,36 @@ class QVBoxLayout;
 
 namespace ssdk::app {
 
-class HelperCaller;
+// A MaintenanceClient call as a HelperCaller's work (for the Maintenance page and the erase
+// wizard): the typed reply travels on as its JSON, read back typed when the call finished.
+template <typename Call> HelperCaller::Work maintenanceWork(Call call) {
+    return [call](rpc::Transport& transport,
+                  const rpc::Transport::EventHandler& onEvent) -> Expected<Json> {
+        maintenance::MaintenanceClient client(transport);
+        auto reply = call(client, onEvent);
+        if (!reply) {
+            return std::unexpected(reply.error());
+        }
+        return toJson(*reply);
+    };
+}
+
+// The typed reply of a finished HelperCaller call read back with parse, or nothing with why
+// there is none: the call's error, or why its answer could not be read.
+template <typename Parse>
+auto replyOf(const HelperCaller::Outcome& outcome, Parse parse, QString& why)
+    -> std::optional<typename decltype(parse(outcome.result))::value_type> {
+    if (!outcome.ok) {
+        why = outcome.error;
+        return std::nullopt;
+    }
+    auto reply = parse(outcome.result);
+    if (!reply) {
+        why = QString::fromStdString(reply.error().describe());
+        return std::nullopt;
+    }
+    return std::move(*reply);
+}
 
 // Secure erase in four steps: the methods the drive supports (erase.probe; strongest first,
 // with the reason for each one that is not available), the typed confirmation of the model,
@@ -36,23 +68,25 @@ public:
     QString chosenMethod() const;
     QLineEdit* confirmationEdit() const { return m_confirm; }
     HelperCaller* runner() const { return m_runner; }
-    const Json& certificate() const { return m_certificate; }
+    // The erase's answer (maintenance::EraseReply as JSON), null before the erase finished.
+    Json certificate() const { return m_erased ? toJson(*m_erased) : Json(); }
 
 signals:
     void probed();
     void eraseFinished(bool ok);
 
 private:
-    void showProbe(const Json& probe);
+    void probe();
+    void showProbe(const maintenance::EraseProbeReply& probe);
     void startErase();
     void askUnfreeze();
-    void unfreezeFinished(bool ok, const QString& error, const Json& result);
-    void helperFinished(const QString& verb, bool ok, const QString& error, const Json& result);
+    void unfreezeFinished(const maintenance::UnfreezeReply& result);
+    void helperFinished(const QString& verb, const HelperCaller::Outcome& outcome);
 
     device::Device m_device;
     HelperCaller* m_runner = nullptr;
-    Json m_probe;
-    Json m_certificate;
+    std::optional<maintenance::EraseProbeReply> m_probe;
+    std::optional<maintenance::EraseReply> m_erased;
     bool m_eraseDone = false;
 
     QLabel* m_identity = nullptr;

@@ -20,10 +20,15 @@
 #include "app/helper_caller.h"
 #include "app/theme.h"
 #include "app/widgets/scrolling_page.h"
+#include "core/firmware/verbs.h"
 
 namespace ssdk::app {
 
 namespace {
+
+QString firmwareVerb(const char* verb) {
+    return QString::fromLatin1(verb);
+}
 
 QString str(const Json& json, const char* key) {
     return QString::fromStdString(json.value(key, std::string()));
@@ -344,7 +349,7 @@ QGroupBox* FirmwarePage::buildUpdateBox() {
     auto* row = new QHBoxLayout;
     m_slot = new QSpinBox;
     m_slot->setObjectName(QStringLiteral("firmware.slot"));
-    m_slot->setRange(1, 7);
+    m_slot->setRange(static_cast<int>(firmware::kMinSlot), static_cast<int>(firmware::kMaxSlot));
     m_slot->setValue(2);
     m_action = new QComboBox;
     m_action->setObjectName(QStringLiteral("firmware.action"));
@@ -415,7 +420,8 @@ void FirmwarePage::refresh() {
     }
     m_status->setText(
         tr("Reading the firmware of %1…").arg(QString::fromStdString(m_device->path)));
-    m_runner->call(QStringLiteral("firmware.info"), Json{{"device", m_device->path}});
+    m_runner->call(firmwareVerb(firmware::kVerbInfo),
+                   toJson(firmware::InfoRequest{m_device->path}));
 }
 
 void FirmwarePage::showInfo(const Json& info) {
@@ -518,16 +524,18 @@ void FirmwarePage::showInfo(const Json& info) {
     showFwupd(fwupdPath);
 }
 
-Json FirmwarePage::updateArgs() const {
-    const QString action = m_action->currentData().toString();
-    Json args{{"device", m_device ? m_device->path : std::string()},
-              {"slot", m_slot->value()},
-              {"action", action.toStdString()},
-              {"confirm_system_disk", m_systemDisk->isVisible() && m_systemDisk->isChecked()}};
-    if (action != QLatin1String("activate")) {
-        args["image"] = m_image->text().trimmed().toStdString();
+Expected<firmware::UpdateVerbRequest> FirmwarePage::updateRequest() const {
+    auto action = firmware::commitActionArg(m_action->currentData().toString().toStdString());
+    if (!action) {
+        return std::unexpected(action.error());
     }
-    return args;
+    firmware::UpdateVerbRequest request{m_device ? m_device->path : std::string(),
+                                        static_cast<unsigned>(m_slot->value()), *action, "",
+                                        m_systemDisk->isVisible() && m_systemDisk->isChecked()};
+    if (firmware::replacesImage(*action)) {
+        request.image = m_image->text().trimmed().toStdString();
+    }
+    return request;
 }
 
 void FirmwarePage::startUpdate() {
@@ -535,21 +543,28 @@ void FirmwarePage::startUpdate() {
         return;
     }
     m_updateResult->clear();
+    const auto request = updateRequest();
+    if (!request) {
+        m_updateResult->setText(tr("Cannot check the update: %1")
+                                    .arg(QString::fromStdString(request.error().describe())));
+        emit resultShown(firmwareVerb(firmware::kVerbPlan));
+        return;
+    }
     // The plan gets the image's size, read here with the user's own rights.
-    Json args = updateArgs();
-    if (args.contains("image")) {
-        const QFileInfo file(QString::fromStdString(args["image"].get<std::string>()));
+    std::uint64_t imageSize = 0;
+    if (firmware::replacesImage(request->action)) {
+        const QFileInfo file(QString::fromStdString(request->image));
         if (!file.isFile() || !file.isReadable()) {
             m_updateResult->setText(
                 tr("Cannot check the update: %1 is not a readable file.").arg(file.filePath()));
-            emit resultShown(QStringLiteral("firmware.plan"));
+            emit resultShown(firmwareVerb(firmware::kVerbPlan));
             return;
         }
-        args.erase("image");
-        args["image_size"] = static_cast<std::uint64_t>(file.size());
+        imageSize = static_cast<std::uint64_t>(file.size());
     }
     m_status->setText(tr("Checking the update…"));
-    m_runner->call(QStringLiteral("firmware.plan"), args);
+    m_runner->call(firmwareVerb(firmware::kVerbPlan),
+                   toJson(firmware::planOf(*request, imageSize)));
 }
 
 void FirmwarePage::showPlanAndMaybeUpdate(const Json& plan) {
@@ -570,15 +585,22 @@ void FirmwarePage::showPlanAndMaybeUpdate(const Json& plan) {
         m_status->setText(tr("Update cancelled; nothing was sent to the drive."));
         return;
     }
+    const auto request = updateRequest();
+    if (!request) {
+        m_updateResult->setText(
+            tr("The update failed: %1").arg(QString::fromStdString(request.error().describe())));
+        m_status->clear();
+        return;
+    }
     m_progress->show();
     showFraction(m_progress, 0.0);
     m_status->setText(tr("Updating the firmware; keep the machine powered…"));
-    m_runner->call(QStringLiteral("firmware.update"), updateArgs());
+    m_runner->call(firmwareVerb(firmware::kVerbUpdate), toJson(*request));
 }
 
 void FirmwarePage::helperFinished(const QString& verb, bool ok, const QString& error,
                                   const Json& result) {
-    if (verb == QLatin1String("firmware.info")) {
+    if (verb == firmwareVerb(firmware::kVerbInfo)) {
         if (ok) {
             showInfo(result);
             m_status->clear();
@@ -586,14 +608,14 @@ void FirmwarePage::helperFinished(const QString& verb, bool ok, const QString& e
             m_caps->setText(tr("The firmware could not be read: %1").arg(error));
             m_status->clear();
         }
-    } else if (verb == QLatin1String("firmware.plan")) {
+    } else if (verb == firmwareVerb(firmware::kVerbPlan)) {
         if (ok) {
             showPlanAndMaybeUpdate(result);
         } else {
             m_updateResult->setText(tr("Cannot check the update: %1").arg(error));
             m_status->clear();
         }
-    } else if (verb == QLatin1String("firmware.update")) {
+    } else if (verb == firmwareVerb(firmware::kVerbUpdate)) {
         m_progress->hide();
         if (ok) {
             const Json& outcome = result["result"];

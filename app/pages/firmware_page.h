@@ -10,6 +10,7 @@
 #include "app/pages/device_page.h"
 #include "core/base/json.h"
 #include "core/firmware/fwupd.h"
+#include "core/firmware/verbs.h"
 #include "core/rpc/transport.h"
 
 class QCheckBox;
@@ -56,7 +57,7 @@ public:
     HelperCaller* runner() const { return m_runner; }
 
 signals:
-    // After a helper answer was shown ("firmware.info", "firmware.plan", "firmware.update"),
+    // After a helper answer was shown (firmware::kVerbInfo, kVerbPlan, kVerbUpdate),
     // or an fwupd install finished and its releases were read again ("fwupd.install").
     void resultShown(const QString& verb);
 
@@ -72,7 +73,8 @@ private:
     void refresh();
     void helperFinished(const QString& verb, bool ok, const QString& error, const Json& result);
     void showPlanAndMaybeUpdate(const Json& plan);
-    Json updateArgs() const;
+    // The update the widgets describe; an error when the action is not one.
+    Expected<firmware::UpdateVerbRequest> updateRequest() const;
     void updateButtons();
 
     HelperCaller* m_runner = nullptr;

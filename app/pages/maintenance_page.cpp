@@ -15,41 +15,48 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "app/helper_caller.h"
 #include "app/pages/erase_wizard.h"
 #include "app/theme.h"
 #include "app/widgets/scrolling_page.h"
 #include "core/base/system_process_runner.h"
-#include "core/maintenance/trim/format_verify.h"
 #include "core/maintenance/trim/fstrim.h"
 
 namespace ssdk::app {
 
 namespace {
 
-QString str(const Json& json, const char* key) {
-    return QString::fromStdString(json.value(key, std::string()));
+namespace trim = maintenance::trim;
+
+QString fromView(std::string_view value) {
+    return QString::fromUtf8(value.data(), static_cast<qsizetype>(value.size()));
 }
 
-QColor statusColor(const QString& status) {
-    if (status == QLatin1String("passes")) {
+QString maintenanceVerb(const char* verb) {
+    return QString::fromLatin1(verb);
+}
+
+QColor statusColor(trim::LayerStatus status) {
+    switch (status) {
+    case trim::LayerStatus::Passes:
         return QColor(0x15, 0x80, 0x3d);
-    }
-    if (status == QLatin1String("blocks")) {
+    case trim::LayerStatus::Blocks:
         return theme::kError;
-    }
-    if (status == QLatin1String("warning")) {
+    case trim::LayerStatus::Warning:
         return theme::kLab;
+    case trim::LayerStatus::Info:
+        break;
     }
     return theme::kMutedText;
 }
 
-QString outcomeText(const QString& result) {
-    if (result == QLatin1String("reached")) {
+QString outcomeText(trim::VerifyOutcome outcome) {
+    switch (outcome) {
+    case trim::VerifyOutcome::Reached:
         return QObject::tr("TRIM reached the drive");
-    }
-    if (result == QLatin1String("not-reached")) {
+    case trim::VerifyOutcome::NotReached:
         return QObject::tr("TRIM did NOT reach the drive");
+    case trim::VerifyOutcome::Inconclusive:
+        break;
     }
     return QObject::tr("Inconclusive");
 }
@@ -66,10 +73,7 @@ MaintenancePage::MaintenancePage(std::shared_ptr<rpc::Transport> helper, QWidget
     : DevicePage(parent)
     , m_helper(helper) {
     m_runner = new HelperCaller(std::move(helper), this);
-    connect(m_runner, &HelperCaller::finished, this,
-            [this](const QString& verb, const HelperCaller::Outcome& outcome) {
-                helperFinished(verb, outcome.ok, outcome.error, outcome.result);
-            });
+    connect(m_runner, &HelperCaller::finished, this, &MaintenancePage::helperFinished);
     connect(m_runner, &HelperCaller::progress, this, &MaintenancePage::helperProgress);
 
     auto* content = new QWidget;
@@ -126,8 +130,9 @@ QWidget* MaintenancePage::buildVerifyBox() {
     m_mountPoint->setMinimumWidth(240);
     m_verifyMode = new QComboBox;
     m_verifyMode->setObjectName(QStringLiteral("maintenance.verifyMode"));
-    m_verifyMode->addItem(tr("Trim now (FITRIM)"), QStringLiteral("fstrim"));
-    m_verifyMode->addItem(tr("Wait for online discard"), QStringLiteral("online"));
+    m_verifyMode->addItem(tr("Trim now (FITRIM)"), static_cast<int>(trim::TrimMode::Fstrim));
+    m_verifyMode->addItem(tr("Wait for online discard"),
+                          static_cast<int>(trim::TrimMode::OnlineDiscard));
     m_verifyButton = new QPushButton(tr("Verify TRIM"));
     m_verifyButton->setObjectName(QStringLiteral("maintenance.verifyButton"));
     m_verifyButton->setToolTip(tr("Writes a file of marker blocks, deletes it, trims, and reads "
@@ -159,7 +164,12 @@ QWidget* MaintenancePage::buildVerifyBox() {
     m_timerButton = new QPushButton(tr("Enable weekly TRIM"));
     m_timerButton->setObjectName(QStringLiteral("maintenance.timerButton"));
     connect(m_timerButton, &QPushButton::clicked, this, [this] {
-        if (m_runner->call(QStringLiteral("trim.timer"), Json{{"enabled", !m_timerEnabled}})) {
+        const maintenance::TimerRequest request{!m_timerEnabled};
+        if (m_runner->run(
+                maintenanceVerb(maintenance::kVerbTrimTimer),
+                maintenanceWork([request](maintenance::MaintenanceClient& client, const auto&) {
+                    return client.setTimer(request);
+                }))) {
             updateButtons();
         }
     });
@@ -178,7 +188,7 @@ QWidget* MaintenancePage::buildFormatBox() {
     m_partition->setObjectName(QStringLiteral("maintenance.partition"));
     m_fsType = new QComboBox;
     m_fsType->setObjectName(QStringLiteral("maintenance.fsType"));
-    for (const auto& formatter : maintenance::trim::formatters()) {
+    for (const auto& formatter : trim::formatters()) {
         m_fsType->addItem(QString::fromStdString(formatter.fsType));
     }
     m_verifyFormat = new QCheckBox(tr("Verify TRIM"));
@@ -273,34 +283,35 @@ void MaintenancePage::setDevice(const device::Device* device) {
 }
 
 void MaintenancePage::refreshTimer() {
-    auto* watcher = new QFutureWatcher<Json>(this);
-    connect(watcher, &QFutureWatcher<Json>::finished, this, [this, watcher] {
-        const Json timer = watcher->result();
+    auto* watcher = new QFutureWatcher<trim::TimerFacts>(this);
+    connect(watcher, &QFutureWatcher<trim::TimerFacts>::finished, this, [this, watcher] {
+        showTimer(watcher->result());
         watcher->deleteLater();
-        m_timerEnabled = timer.value("enabled", false);
-        if (!timer.value("available", false)) {
-            m_timerStatus->setText(tr("fstrim.timer: unavailable — %1").arg(str(timer, "reason")));
-            m_timerButton->setEnabled(false);
-            m_timerButton->setToolTip(str(timer, "reason"));
-            return;
-        }
-        m_timerStatus->setText(
-            tr("fstrim.timer: %1, %2")
-                .arg(m_timerEnabled ? tr("enabled") : tr("disabled"),
-                     timer.value("active", false) ? tr("active") : tr("inactive")));
-        m_timerButton->setText(m_timerEnabled ? tr("Disable weekly TRIM")
-                                              : tr("Enable weekly TRIM"));
-        m_timerButton->setEnabled(!m_runner->isBusy());
     });
     watcher->setFuture(QtConcurrent::run([] {
         SystemProcessRunner runner;
-        return maintenance::trim::toJson(maintenance::trim::readTimer(runner, SysfsRoot()));
+        return trim::readTimer(runner, SysfsRoot());
     }));
 }
 
+void MaintenancePage::showTimer(const trim::TimerFacts& timer) {
+    m_timerEnabled = timer.enabled;
+    if (!timer.available) {
+        const QString reason = QString::fromStdString(timer.unavailableReason);
+        m_timerStatus->setText(tr("fstrim.timer: unavailable — %1").arg(reason));
+        m_timerButton->setEnabled(false);
+        m_timerButton->setToolTip(reason);
+        return;
+    }
+    m_timerStatus->setText(tr("fstrim.timer: %1, %2")
+                               .arg(m_timerEnabled ? tr("enabled") : tr("disabled"),
+                                    timer.active ? tr("active") : tr("inactive")));
+    m_timerButton->setText(m_timerEnabled ? tr("Disable weekly TRIM") : tr("Enable weekly TRIM"));
+    m_timerButton->setEnabled(!m_runner->isBusy());
+}
+
 void MaintenancePage::updateFormatNote() {
-    if (const auto* formatter =
-            maintenance::trim::findFormatter(m_fsType->currentText().toStdString())) {
+    if (const auto* formatter = trim::findFormatter(m_fsType->currentText().toStdString())) {
         m_formatNote->setText(tr("%1: %2").arg(QString::fromStdString(formatter->program),
                                                QString::fromStdString(formatter->discardNote)));
     }
@@ -317,8 +328,10 @@ void MaintenancePage::updateButtons() {
 }
 
 void MaintenancePage::runAudit() {
-    if (m_runner->call(QStringLiteral("trim.audit"),
-                       Json{{"target", m_auditTarget->currentText().toStdString()}})) {
+    const maintenance::AuditRequest request{m_auditTarget->currentText().toStdString()};
+    if (m_runner->run(maintenanceVerb(maintenance::kVerbTrimAudit),
+                      maintenanceWork([request](maintenance::MaintenanceClient& client,
+                                                const auto&) { return client.audit(request); }))) {
         m_status->setText(tr("Auditing %1…").arg(m_auditTarget->currentText()));
         m_progress->setRange(0, 0);
         updateButtons();
@@ -326,9 +339,13 @@ void MaintenancePage::runAudit() {
 }
 
 void MaintenancePage::runVerify() {
-    if (m_runner->call(QStringLiteral("trim.verify"),
-                       Json{{"mount_point", m_mountPoint->currentText().toStdString()},
-                            {"mode", m_verifyMode->currentData().toString().toStdString()}})) {
+    maintenance::VerifyRequest request{m_mountPoint->currentText().toStdString()};
+    request.mode = static_cast<trim::TrimMode>(m_verifyMode->currentData().toInt());
+    if (m_runner->run(maintenanceVerb(maintenance::kVerbTrimVerify),
+                      maintenanceWork([request](maintenance::MaintenanceClient& client,
+                                                const rpc::Transport::EventHandler& onEvent) {
+                          return client.verify(request, onEvent);
+                      }))) {
         m_verifyResult->setText(tr("Verifying…"));
         m_progress->setRange(0, 1000);
         updateButtons();
@@ -336,8 +353,12 @@ void MaintenancePage::runVerify() {
 }
 
 void MaintenancePage::runFstrim() {
-    if (m_runner->call(QStringLiteral("trim.fstrim"),
-                       Json{{"mount_point", m_mountPoint->currentText().toStdString()}})) {
+    const maintenance::FstrimRequest request{m_mountPoint->currentText().toStdString()};
+    if (m_runner->run(maintenanceVerb(maintenance::kVerbTrimFstrim),
+                      maintenanceWork([request](maintenance::MaintenanceClient& client,
+                                                const rpc::Transport::EventHandler& onEvent) {
+                          return client.fstrim(request, onEvent);
+                      }))) {
         m_progress->setRange(0, 1000);
         updateButtons();
     }
@@ -355,11 +376,14 @@ void MaintenancePage::runFormat(bool confirmed) {
                                            QMessageBox::Cancel) != QMessageBox::Discard) {
         return;
     }
-    if (m_runner->call(QStringLiteral("format.run"),
-                       Json{{"device", partition.toStdString()},
-                            {"fs", m_fsType->currentText().toStdString()},
-                            {"verify", m_verifyFormat->isChecked()},
-                            {"discard_first", m_discardFirst->isChecked()}})) {
+    const maintenance::FormatRequest request{
+        partition.toStdString(), m_fsType->currentText().toStdString(), m_verifyFormat->isChecked(),
+        m_discardFirst->isChecked()};
+    if (m_runner->run(maintenanceVerb(maintenance::kVerbFormatRun),
+                      maintenanceWork([request](maintenance::MaintenanceClient& client,
+                                                const rpc::Transport::EventHandler& onEvent) {
+                          return client.format(request, onEvent);
+                      }))) {
         m_formatResult->setText(tr("Formatting…"));
         m_progress->setRange(0, 1000);
         updateButtons();
@@ -380,110 +404,118 @@ void MaintenancePage::helperProgress(const QString&, double fraction, const QStr
     m_status->setText(text);
 }
 
-void MaintenancePage::helperFinished(const QString& verb, bool ok, const QString& error,
-                                     const Json& result) {
+void MaintenancePage::showError(const QString& verb, const QString& error) {
+    const QString html = QStringLiteral("<span style='color:%1'>%2</span>")
+                             .arg(theme::kError.name(), error.toHtmlEscaped());
+    if (verb == maintenanceVerb(maintenance::kVerbTrimAudit)) {
+        m_verdict->setText(html);
+    } else if (verb == maintenanceVerb(maintenance::kVerbFormatRun)) {
+        m_formatResult->setText(html);
+    } else {
+        m_verifyResult->setText(html);
+    }
+}
+
+void MaintenancePage::helperFinished(const QString& verb, const HelperCaller::Outcome& outcome) {
     m_status->clear();
     updateButtons();
-    if (!ok) {
-        const QString text = QStringLiteral("<span style='color:%1'>%2</span>")
-                                 .arg(theme::kError.name(), error.toHtmlEscaped());
-        if (verb == QLatin1String("trim.audit")) {
-            m_verdict->setText(text);
-        } else if (verb == QLatin1String("format.run")) {
-            m_formatResult->setText(text);
+    // Each verb's answer read back typed and shown; a failed call or an unreadable answer is
+    // shown as the error instead.
+    const auto show = [&](auto parse, auto display) {
+        QString why;
+        if (auto reply = replyOf(outcome, parse, why)) {
+            display(*reply);
         } else {
-            m_verifyResult->setText(text);
+            showError(verb, why);
         }
-        emit resultShown(verb);
-        return;
-    }
-    if (verb == QLatin1String("trim.audit")) {
-        showAudit(result);
-    } else if (verb == QLatin1String("trim.verify")) {
-        showVerify(result);
-    } else if (verb == QLatin1String("trim.fstrim")) {
-        m_verifyResult->setText(tr("fstrim %1: %2 trimmed")
-                                    .arg(str(result, "mount_point"),
-                                         QString::fromStdString(formatIec(
-                                             Bytes(result.value("trimmed", std::uint64_t{0}))))));
-    } else if (verb == QLatin1String("trim.timer")) {
-        refreshTimer();
-    } else if (verb == QLatin1String("format.run")) {
-        showFormat(result);
+    };
+    if (verb == maintenanceVerb(maintenance::kVerbTrimAudit)) {
+        show(maintenance::trimAuditFromJson, [this](const auto& audit) { showAudit(audit); });
+    } else if (verb == maintenanceVerb(maintenance::kVerbTrimVerify)) {
+        show(maintenance::verifyResultFromJson, [this](const auto& result) { showVerify(result); });
+    } else if (verb == maintenanceVerb(maintenance::kVerbTrimFstrim)) {
+        show(maintenance::fstrimReplyFromJson, [this](const auto& reply) { showFstrim(reply); });
+    } else if (verb == maintenanceVerb(maintenance::kVerbTrimTimer)) {
+        show(maintenance::timerFactsFromJson, [this](const auto&) { refreshTimer(); });
+    } else if (verb == maintenanceVerb(maintenance::kVerbFormatRun)) {
+        show(maintenance::formatResultFromJson, [this](const auto& result) { showFormat(result); });
     }
     emit resultShown(verb);
 }
 
-void MaintenancePage::showAudit(const Json& audit) {
-    const Json layers = audit.value("layers", Json::array());
-    m_layers->setRowCount(static_cast<int>(layers.size()));
+void MaintenancePage::showAudit(const trim::TrimAudit& audit) {
+    m_layers->setRowCount(static_cast<int>(audit.layers.size()));
     int row = 0;
-    for (const auto& layer : layers) {
-        const QString status = str(layer, "status");
-        auto* statusItem = new QTableWidgetItem(status);
-        statusItem->setForeground(statusColor(status));
-        m_layers->setItem(row, 0, new QTableWidgetItem(str(layer, "layer")));
-        m_layers->setItem(row, 1, new QTableWidgetItem(str(layer, "name")));
+    for (const auto& layer : audit.layers) {
+        auto* statusItem = new QTableWidgetItem(fromView(trim::toString(layer.status)));
+        statusItem->setForeground(statusColor(layer.status));
+        m_layers->setItem(row, 0, new QTableWidgetItem(fromView(layer.layer)));
+        m_layers->setItem(row, 1, new QTableWidgetItem(fromView(layer.name)));
         m_layers->setItem(row, 2, statusItem);
-        auto* detail = new QTableWidgetItem(str(layer, "detail"));
-        detail->setToolTip(str(layer, "detail"));
+        auto* detail = new QTableWidgetItem(fromView(layer.detail));
+        detail->setToolTip(fromView(layer.detail));
         m_layers->setItem(row, 3, detail);
         ++row;
     }
     m_layers->resizeColumnsToContents();
     m_layers->horizontalHeader()->setStretchLastSection(true);
     m_layers->resizeRowsToContents();
-    const bool reaches = audit.value("reaches_drive", false);
-    const bool hasFilesystem = !layers.empty() && layers[0].value("layer", "") == "filesystem";
+    const bool hasFilesystem =
+        !audit.layers.empty() && audit.layers.front().layer == maintenance::kAuditFilesystemLayer;
     // Green: discards reach the drive and something issues them; amber: they could, but
     // neither online discard nor a recent scheduled fstrim does; red: a layer stops them.
-    const QString color = !reaches ? theme::kError.name()
-                          : (!hasFilesystem || audit.value("filesystem_discards", false))
-                              ? QStringLiteral("#15803d")
-                              : theme::kLab.name();
-    m_verdict->setText(
-        QStringLiteral("<b style='color:%1'>%2</b><br>%3")
-            .arg(color, str(audit, "verdict").toHtmlEscaped(),
-                 tr("Trimmed blocks read back as: %1").arg(str(audit, "read_after_trim"))));
+    const QString color = !audit.reachesDrive                            ? theme::kError.name()
+                          : (!hasFilesystem || audit.filesystemDiscards) ? QStringLiteral("#15803d")
+                                                                         : theme::kLab.name();
+    m_verdict->setText(QStringLiteral("<b style='color:%1'>%2</b><br>%3")
+                           .arg(color, fromView(audit.verdict).toHtmlEscaped(),
+                                tr("Trimmed blocks read back as: %1")
+                                    .arg(fromView(trim::toString(audit.readAfterTrim)))));
 }
 
-void MaintenancePage::showVerify(const Json& result) {
-    const QString outcome = str(result, "result");
-    const QString color = outcome == QLatin1String("reached")       ? QStringLiteral("#15803d")
-                          : outcome == QLatin1String("not-reached") ? theme::kError.name()
-                                                                    : theme::kLab.name();
-    const Json& after = result["after"];
-    QString text = QStringLiteral("<b style='color:%1; font-size:14pt'>%2</b><br>%3<br>")
-                       .arg(color, outcomeText(outcome), str(result, "reason").toHtmlEscaped());
-    text += tr("Marker blocks on %1 after the trim: %2 markers, %3 zeros, %4 ones, %5 other.")
-                .arg(str(result, "device"))
-                .arg(after.value("markers", 0))
-                .arg(after.value("zeros", 0))
-                .arg(after.value("ones", 0))
-                .arg(after.value("other", 0));
-    if (!result["backing_file_holes"].is_null()) {
-        text += tr(" Lab drive image: %1 of those blocks store no data any more.")
-                    .arg(result["backing_file_holes"].get<int>());
+void MaintenancePage::showVerify(const trim::VerifyResult& result) {
+    const QString color = result.outcome == trim::VerifyOutcome::Reached ? QStringLiteral("#15803d")
+                          : result.outcome == trim::VerifyOutcome::NotReached ? theme::kError.name()
+                                                                              : theme::kLab.name();
+    QString html =
+        QStringLiteral("<b style='color:%1; font-size:14pt'>%2</b><br>%3<br>")
+            .arg(color, outcomeText(result.outcome), fromView(result.reason).toHtmlEscaped());
+    html += tr("Marker blocks on %1 after the trim: %2 markers, %3 zeros, %4 ones, %5 other.")
+                .arg(fromView(result.device))
+                .arg(result.after.markers)
+                .arg(result.after.zeros)
+                .arg(result.after.ones)
+                .arg(result.after.other);
+    if (result.backingHoles) {
+        html += tr(" Lab drive image: %1 of those blocks store no data any more.")
+                    .arg(*result.backingHoles);
     }
-    m_verifyResult->setText(text);
-    showAudit(result["audit"]);
+    m_verifyResult->setText(html);
+    showAudit(result.audit);
 }
 
-void MaintenancePage::showFormat(const Json& result) {
-    QString text = tr("Formatted %1 as %2 (%3). ")
-                       .arg(str(result, "device"), str(result, "fs"), str(result, "formatter"));
-    if (!result["result"].is_null()) {
-        text += tr("Sampled %1 data blocks: %2 discarded, %3 kept old data. %4: %5")
-                    .arg(result.value("sampled", 0))
-                    .arg(result.value("discarded", 0))
-                    .arg(result.value("kept", 0))
-                    .arg(outcomeText(str(result, "result")), str(result, "reason"));
+void MaintenancePage::showFstrim(const maintenance::FstrimReply& reply) {
+    m_verifyResult->setText(
+        tr("fstrim %1: %2 trimmed")
+            .arg(fromView(reply.mountPoint), fromView(formatIec(reply.trimmed))));
+}
+
+void MaintenancePage::showFormat(const trim::FormatResult& result) {
+    QString html = tr("Formatted %1 as %2 (%3). ")
+                       .arg(fromView(result.device), fromView(result.fsType),
+                            fromView(result.formatterCommand));
+    if (result.outcome) {
+        html += tr("Sampled %1 data blocks: %2 discarded, %3 kept old data. %4: %5")
+                    .arg(result.sampled)
+                    .arg(result.counts.discarded)
+                    .arg(result.counts.kept)
+                    .arg(outcomeText(*result.outcome), fromView(result.reason));
     }
-    if (result.value("offer_blkdiscard", false)) {
-        text += tr(" The formatter did not discard: tick \"Discard the whole partition first\" "
+    if (result.offerBlkdiscard) {
+        html += tr(" The formatter did not discard: tick \"Discard the whole partition first\" "
                    "and format again.");
     }
-    m_formatResult->setText(text);
+    m_formatResult->setText(html);
 }
 
 } // namespace ssdk::app

@@ -3,8 +3,9 @@
 #include <memory>
 #include <optional>
 
+#include "app/helper_caller.h"
 #include "app/pages/device_page.h"
-#include "core/base/json.h"
+#include "core/maintenance/verbs.h"
 #include "core/rpc/transport.h"
 
 class QCheckBox;
@@ -15,8 +16,6 @@ class QPushButton;
 class QTableWidget;
 
 namespace ssdk::app {
-
-class HelperCaller;
 
 // TRIM audit (run when a drive is selected), Verify TRIM, manual fstrim and fstrim.timer, quick
 // format + verify, and the secure erase wizard. Everything privileged goes through the helper
@@ -40,7 +39,7 @@ public:
     HelperCaller* runner() const { return m_runner; }
 
 signals:
-    // Emitted after a result was shown (verb: "trim.audit", "trim.verify", …).
+    // Emitted after a result was shown (verb: maintenance::kVerbTrimAudit, …).
     void resultShown(const QString& verb);
 
 private:
@@ -48,10 +47,13 @@ private:
     QWidget* buildVerifyBox();
     QWidget* buildFormatBox();
     QWidget* buildEraseBox();
-    void showAudit(const Json& audit);
-    void showVerify(const Json& result);
-    void showFormat(const Json& result);
-    void helperFinished(const QString& verb, bool ok, const QString& error, const Json& result);
+    void showAudit(const maintenance::trim::TrimAudit& audit);
+    void showVerify(const maintenance::trim::VerifyResult& result);
+    void showFstrim(const maintenance::FstrimReply& reply);
+    void showFormat(const maintenance::trim::FormatResult& result);
+    void showTimer(const maintenance::trim::TimerFacts& timer);
+    void showError(const QString& verb, const QString& error);
+    void helperFinished(const QString& verb, const HelperCaller::Outcome& outcome);
     void helperProgress(const QString& verb, double fraction, const QString& text);
     void updateFormatNote();
     void updateButtons();

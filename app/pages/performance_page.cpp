@@ -31,6 +31,7 @@
 #include "core/maintenance/erase/guards.h"
 #include "core/perf/bench_plan.h"
 #include "core/perf/fio_runner.h"
+#include "core/perf/perf_client.h"
 #include "core/perf/report.h"
 #include "core/perf/sampler.h"
 
@@ -473,14 +474,13 @@ Json PerformancePage::deviceBenchRequest(const QString& confirmation) const {
     if (!m_selected) {
         return Json::object();
     }
-    const perf::BenchOptions options = cdmOptions();
-    return Json{{"device", m_selected->path},
-                {"preset", options.preset},
-                {"confirm", confirmation.toStdString()},
-                {"size", std::min(options.size.value, m_selected->size.value)},
-                {"loops", options.loops},
-                {"pick", perf::cdmPickName(options.pick)},
-                {"duration_s", options.durationS}};
+    return perf::toJson(deviceBench(confirmation));
+}
+
+perf::BenchRequest PerformancePage::deviceBench(const QString& confirmation) const {
+    perf::BenchOptions options = cdmOptions();
+    options.size = std::min(options.size, m_selected->size);
+    return perf::BenchRequest{m_selected->path, confirmation.toStdString(), options};
 }
 
 void PerformancePage::cancelBenchmark() {
@@ -628,7 +628,18 @@ void PerformancePage::startDeviceBenchmark(const QString& confirmation) {
     if (!m_selected || m_helper->isBusy()) {
         return;
     }
-    if (!m_helper->call(QStringLiteral("perf.bench"), deviceBenchRequest(confirmation))) {
+    const perf::BenchRequest request = deviceBench(confirmation);
+    const bool started =
+        m_helper->run(QString::fromLatin1(perf::kVerbPerfBench),
+                      [request](rpc::Transport& transport,
+                                const rpc::Transport::EventHandler& onEvent) -> Expected<Json> {
+                          auto result = perf::PerfClient(transport).bench(request, onEvent);
+                          if (!result) {
+                              return std::unexpected(result.error());
+                          }
+                          return perf::resultDocument(*result);
+                      });
+    if (!started) {
         return;
     }
     setRunning(true);

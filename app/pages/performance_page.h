@@ -11,6 +11,7 @@
 #include "app/pages/device_page.h"
 #include "core/perf/bench_plan.h"
 #include "core/perf/bench_result.h"
+#include "core/perf/verbs.h"
 #include "core/rpc/transport.h"
 
 class QComboBox;
@@ -127,6 +128,8 @@ private:
     void startBenchmark();
     void confirmDeviceBenchmark();
     void startDeviceBenchmark(const QString& confirmation);
+    // deviceBenchRequest's request, typed; needs a selected drive.
+    perf::BenchRequest deviceBench(const QString& confirmation) const;
     void cancelBenchmark();
     void benchmarkDone();
     void deviceBenchmarkDone(bool ok, const QString& error, const Json& result);

@@ -16,6 +16,7 @@
 #include "app/theme.h"
 #include "app/widgets/partition_bar.h"
 #include "app/widgets/spare_area_bar.h"
+#include "core/overprovision/spare_area_client.h"
 
 namespace ssdk::app {
 
@@ -46,6 +47,23 @@ std::string inspectionToken(const device::Device& device) {
 
 QString readingText() {
     return SpareAreaPage::tr("Reading the filesystem's used space…");
+}
+
+QString verbName(const char* verb) {
+    return QString::fromLatin1(verb);
+}
+
+// A SpareAreaClient call as the HelperCaller's work; the typed reply travels on as its JSON.
+template <typename Call> HelperCaller::Work clientWork(Call call) {
+    return [call](rpc::Transport& transport,
+                  const rpc::Transport::EventHandler& onEvent) -> Expected<Json> {
+        SpareAreaClient client(transport);
+        auto reply = call(client, onEvent);
+        if (!reply) {
+            return std::unexpected(reply.error());
+        }
+        return toJson(*reply);
+    };
 }
 
 } // namespace
@@ -95,9 +113,8 @@ QWidget* SpareAreaPage::buildContent() {
     m_rollback->setObjectName(QStringLiteral("spare.rollback"));
     bannerLayout->addWidget(m_finish);
     bannerLayout->addWidget(m_rollback);
-    connect(m_finish, &QPushButton::clicked, this, [this] { recover(QStringLiteral("finish")); });
-    connect(m_rollback, &QPushButton::clicked, this,
-            [this] { recover(QStringLiteral("rollback")); });
+    connect(m_finish, &QPushButton::clicked, this, [this] { recover(Recovery::Finish); });
+    connect(m_rollback, &QPushButton::clicked, this, [this] { recover(Recovery::RollBack); });
     layout->addWidget(m_recoveryBanner);
 
     m_factory = new QLabel;
@@ -224,31 +241,27 @@ void SpareAreaPage::inspect() {
     if (m_status->text().isEmpty()) {
         m_status->setText(readingText());
     }
-    helper()->call(QStringLiteral("op.inspect"), Json{{"device", m_device->path}});
+    const InspectRequest request{m_device->path};
+    helper()->run(verbName(kVerbOpInspect),
+                  clientWork([request](SpareAreaClient& client, const auto&) {
+                      return client.inspect(request);
+                  }));
 }
 
 void SpareAreaPage::showInspection(const Json& status) {
-    m_usage.reset();
-    m_journal.reset();
-    m_mountUsers.clear();
-    m_usageError = toQString(status.value("usage_error", std::string()));
-    for (const auto& user : status.value("mount_users", Json::array())) {
-        if (user.is_string()) {
-            m_mountUsers.push_back(user.get<std::string>());
-        }
+    auto reply = inspectReplyFromJson(status);
+    if (!reply) {
+        m_usage.reset();
+        m_journal.reset();
+        m_mountUsers.clear();
+        m_usageError = toQString(reply.error().describe());
+        updatePlan();
+        return;
     }
-    if (status.contains("usage") && !status["usage"].is_null()) {
-        if (auto usage = filesystemUsageFromJson(status["usage"])) {
-            m_usage = *usage;
-        } else {
-            m_usageError = toQString(usage.error().describe());
-        }
-    }
-    if (status.contains("journal") && !status["journal"].is_null()) {
-        if (auto journal = journalFromJson(status["journal"])) {
-            m_journal = *journal;
-        }
-    }
+    m_usage = reply->usage;
+    m_journal = reply->journal;
+    m_mountUsers = reply->mountUsers;
+    m_usageError = toQString(reply->usageError);
     updatePlan();
 }
 
@@ -410,13 +423,12 @@ void SpareAreaPage::applyWithUnmount() {
 
 void SpareAreaPage::startApply(const Plan& planned, bool unmount) {
     setBusy(true, unmount ? tr("Unmounting, shrinking and remounting…") : tr("Applying…"));
-    Json args{{"device", m_device->path},
-              {"spare_percent", m_slider->value()},
-              {"partition", planned.partitionPath}};
-    if (unmount) {
-        args["unmount"] = true;
-    }
-    helper()->call(QStringLiteral("op.apply"), args);
+    const ApplyRequest request{m_device->path, static_cast<unsigned>(m_slider->value()),
+                               planned.partitionPath, unmount};
+    helper()->run(verbName(kVerbOpApply),
+                  clientWork([request](SpareAreaClient& client, const auto& onEvent) {
+                      return client.apply(request, onEvent);
+                  }));
 }
 
 void SpareAreaPage::undo() {
@@ -433,16 +445,23 @@ void SpareAreaPage::undo() {
         return;
     }
     setBusy(true, tr("Undoing…"));
-    helper()->call(QStringLiteral("op.undo"), Json{{"device", m_device->path}});
+    const UndoRequest request{m_device->path};
+    helper()->run(verbName(kVerbOpUndo),
+                  clientWork([request](SpareAreaClient& client, const auto& onEvent) {
+                      return client.undo(request, onEvent);
+                  }));
 }
 
-void SpareAreaPage::recover(const QString& action) {
+void SpareAreaPage::recover(Recovery action) {
     if (!m_device) {
         return;
     }
-    setBusy(true, action == QStringLiteral("finish") ? tr("Finishing…") : tr("Rolling back…"));
-    helper()->call(QStringLiteral("op.recover"),
-                   Json{{"device", m_device->path}, {"action", action.toStdString()}});
+    setBusy(true, action == Recovery::Finish ? tr("Finishing…") : tr("Rolling back…"));
+    const RecoverRequest request{m_device->path, action};
+    helper()->run(verbName(kVerbOpRecover),
+                  clientWork([request](SpareAreaClient& client, const auto& onEvent) {
+                      return client.recover(request, onEvent);
+                  }));
 }
 
 void SpareAreaPage::setBusy(bool busy, const QString& text) {
@@ -465,7 +484,7 @@ void SpareAreaPage::helperProgress(const QString&, double fraction, const QStrin
 
 void SpareAreaPage::helperFinished(const QString& verb, const HelperCaller::Outcome& outcome) {
     m_slider->setEnabled(true);
-    if (verb == QStringLiteral("op.inspect")) {
+    if (verb == verbName(kVerbOpInspect)) {
         if (outcome.ok) {
             if (m_status->text() == readingText()) {
                 m_status->clear();
@@ -479,25 +498,34 @@ void SpareAreaPage::helperFinished(const QString& verb, const HelperCaller::Outc
         emit verbFinished(verb, outcome.ok);
         return;
     }
+    // The client read the answer already; reading its JSON again cannot fail but is checked.
+    QString failure = outcome.error;
+    std::optional<JournalReply> reply;
     if (outcome.ok) {
+        if (auto parsed = journalReplyFromJson(outcome.result)) {
+            reply = std::move(*parsed);
+        } else {
+            failure = toQString(parsed.error().describe());
+        }
+    }
+    if (reply) {
         showFraction(m_progress, 1.0);
-        const Json& journal = outcome.result["journal"];
-        const QString partition = toQString(journal.value("partition", std::string()));
-        const QString size = iec(Bytes(journal.value("to_partition_size", std::uint64_t{0})));
-        m_status->setText(verb == QStringLiteral("op.undo")
+        const QString partition = toQString(reply->journal.partitionPath);
+        const QString size = iec(reply->journal.toPartitionSize);
+        m_status->setText(verb == verbName(kVerbOpUndo)
                               ? tr("Undone: %1 is back to %2.").arg(partition, size)
                               : tr("Done: %1 is now %2; the space freed at the end is spare "
                                    "area and was trimmed.")
                                     .arg(partition, size));
     } else {
-        m_status->setText(tr("Failed: %1").arg(outcome.error));
-        QMessageBox::warning(this, tr("Spare area"), outcome.error);
+        m_status->setText(tr("Failed: %1").arg(failure));
+        QMessageBox::warning(this, tr("Spare area"), failure);
     }
     // The partition sizes changed: read usage and journal again (the device watcher rescans
     // sysfs on its own and calls setDevice).
     // verb may refer to the caller's own record of the running verb, which inspect() changes.
     const QString finishedVerb = verb;
-    const bool ok = outcome.ok;
+    const bool ok = reply.has_value();
     m_inspectedToken.clear();
     inspect();
     emit verbFinished(finishedVerb, ok);

@@ -6,6 +6,7 @@
 #include "app/pages/device_page.h"
 #include "core/overprovision/journal.h"
 #include "core/overprovision/planner.h"
+#include "core/overprovision/spare_area.h"
 
 class QLabel;
 class QProgressBar;
@@ -31,7 +32,8 @@ public:
                            QWidget* parent = nullptr);
 
     void setDevice(const device::Device* device) override;
-    // What op.inspect answered for the shown device ({usage, usage_error, journal, …}).
+    // What op.inspect answered for the shown device (overprovision::InspectReply's JSON); an
+    // answer that cannot be read is shown as the reason the used space is unknown.
     void showInspection(const Json& status);
 
     QSlider* slider() const { return m_slider; }
@@ -55,7 +57,7 @@ private:
     void applyWithUnmount();
     void startApply(const overprovision::Plan& plan, bool unmount);
     void undo();
-    void recover(const QString& action);
+    void recover(overprovision::Recovery action);
     void helperFinished(const QString& verb, const HelperCaller::Outcome& outcome);
     void helperProgress(const QString& verb, double fraction, const QString& text);
     void setBusy(bool busy, const QString& text = {});

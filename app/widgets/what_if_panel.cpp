@@ -23,6 +23,7 @@
 #include "core/cachectl/engine/simulator.h"
 #include "core/cachectl/engine/trace.h"
 #include "core/lab/lab.h"
+#include "core/perf/perf_client.h"
 #include "core/rpc/protocol.h"
 
 namespace ssdk::app {
@@ -112,14 +113,20 @@ HelperTraceRecordCalls::HelperTraceRecordCalls(QObject* parent)
 
 bool HelperTraceRecordCalls::record(const QString& device, unsigned seconds) {
     auto lines = std::make_shared<QByteArray>();
-    const bool started = m_caller->call(
-        QStringLiteral("trace.record"),
-        Json{{"device", device.toStdString()}, {"seconds", seconds}},
+    const bool started = m_caller->run(
+        QString::fromLatin1(perf::kVerbTraceRecord),
+        [request = perf::TraceRecordRequest{device.toStdString(), seconds}](
+            rpc::Transport& transport,
+            const rpc::Transport::EventHandler& onEvent) -> Expected<Json> {
+            auto reply = perf::PerfClient(transport).record(request, onEvent);
+            if (!reply) {
+                return std::unexpected(reply.error());
+            }
+            return perf::toJson(*reply);
+        },
         [lines](const rpc::Event& event) {
-            const auto chunk = event.data.find("lines");
-            if (event.name == "trace" && chunk != event.data.end() && chunk->is_string()) {
-                const auto& text = chunk->get_ref<const std::string&>();
-                lines->append(text.data(), static_cast<qsizetype>(text.size()));
+            if (auto chunk = perf::traceChunkOf(event.name, event.data)) {
+                lines->append(chunk->lines.data(), static_cast<qsizetype>(chunk->lines.size()));
             }
         });
     if (started) {
@@ -277,37 +284,43 @@ void WhatIfPanel::onRecorded(bool ok, const QString& error, const Json& result,
         updateRecordControls();
         return;
     }
-    const auto requests = result.value("requests", std::uint64_t{0});
-    if (requests == 0 || trace.isEmpty()) {
+    auto reply = perf::traceRecordReplyFromJson(result);
+    if (!reply) {
+        m_label->setText(
+            tr("Could not record %1: %2").arg(m_target, toQString(reply.error().describe())));
+        updateRecordControls();
+        return;
+    }
+    if (reply->requests == 0 || trace.isEmpty()) {
         m_label->setText(tr("%1 saw no requests in %2 s: nothing to replay. Record while the "
                             "workload runs.")
                              .arg(m_target)
-                             .arg(result.value("seconds", 0.0), 0, 'f', 0));
+                             .arg(reply->seconds, 0, 'f', 0));
         updateRecordControls();
         return;
     }
     const QString path = recordedTracePath(m_target);
     QString text = tr("Recorded %1 requests (%2 reads, %3 writes) from %4 in %5 s")
-                       .arg(requests)
-                       .arg(result.value("reads", std::uint64_t{0}))
-                       .arg(result.value("writes", std::uint64_t{0}))
+                       .arg(reply->requests)
+                       .arg(reply->reads)
+                       .arg(reply->writes)
                        .arg(m_target)
-                       .arg(result.value("seconds", 0.0), 0, 'f', 0);
-    if (result.value("stopped_early", false)) {
+                       .arg(reply->seconds, 0, 'f', 0);
+    if (reply->stoppedEarly) {
         text += tr(" (stopped early)");
     }
-    if (result.value("truncated", false)) {
+    if (reply->truncated) {
         text += tr(" (stopped at the request limit)");
     }
-    if (const auto lost = result.value("lost_events", std::uint64_t{0}); lost > 0) {
-        text += tr(" (the kernel dropped %1 events: its trace buffer was full)").arg(lost);
+    if (reply->lostEvents > 0) {
+        text +=
+            tr(" (the kernel dropped %1 events: its trace buffer was full)").arg(reply->lostEvents);
     }
     m_source = text + tr(", saved as %1. ").arg(path);
     m_label->setText(m_source + tr("Replaying…"));
     m_replaying = true;
     updateRecordControls();
-    m_watcher.setFuture(
-        QtConcurrent::run(saveAndSimulate, path, result.value("header", std::string()), trace));
+    m_watcher.setFuture(QtConcurrent::run(saveAndSimulate, path, reply->header, trace));
 }
 
 void WhatIfPanel::loadTrace(const QString& path, const QString& format) {

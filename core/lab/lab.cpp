@@ -288,14 +288,6 @@ Expected<LabDrive> LabManager::create(const LabCreateRequest& request) {
     return LabDrive{request.name, image, *device, request.size, allocatedBytes(image)};
 }
 
-Json toJson(const LabDrive& drive) {
-    return Json{{"name", drive.name},
-                {"image", drive.image.string()},
-                {"device", drive.devicePath},
-                {"size", drive.size.value},
-                {"allocated", drive.allocated.value}};
-}
-
 Expected<std::vector<LabDrive>> LabManager::list() const {
     FsIdentity identity;
     if (auto switched = assumeOwner(identity, m_owner); !switched) {

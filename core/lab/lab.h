@@ -57,8 +57,7 @@ struct LabDrive {
     Bytes allocated;        // blocks the sparse image really occupies on the host
 };
 
-// {name, image, device, size, allocated}: the lab.create result and a `lab list` entry.
-Json toJson(const LabDrive& drive);
+// Its JSON (the lab.create result and a `lab list` entry): core/lab/verbs.h.
 
 // Creates, lists and destroys lab drives in one state directory. create/destroy need root
 // (loop-control); list does not. Every failure leaves nothing behind: a half-made image is

@@ -2,19 +2,10 @@
 
 #include <fmt/format.h>
 
-#include "core/device/device_json.h"
 #include "core/device/drive_key.h"
 #include "core/overprovision/mounts.h"
 
 namespace ssdk::overprovision {
-
-Json toJson(const SpareAreaStatus& status) {
-    return Json{{"device", device::toJson(status.device)},
-                {"usage", status.usage ? toJson(*status.usage) : Json(nullptr)},
-                {"usage_error", status.usageError},
-                {"mount_users", status.mountUsers},
-                {"journal", status.journal ? toJson(*status.journal) : Json(nullptr)}};
-}
 
 SpareArea::SpareArea(device::Discovery discovery, ProcessRunner& runner, DiskEditor& editor,
                      JournalStore store, std::filesystem::path procRoot)

@@ -24,8 +24,7 @@ struct SpareAreaStatus {
     std::optional<Journal> journal; // pending (recovery offered) or the last one done
 };
 
-// {device, usage, usage_error, mount_users, journal}: the op.inspect result.
-Json toJson(const SpareAreaStatus& status);
+// Its JSON, the op.inspect result: InspectReply (core/overprovision/verbs.h).
 
 enum class Recovery { Finish, RollBack };
 

@@ -7,78 +7,6 @@
 
 namespace ssdk::smart {
 
-namespace {
-
-std::string toHex(const std::vector<std::uint8_t>& bytes) {
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string hex;
-    hex.reserve(bytes.size() * 2);
-    for (const auto byte : bytes) {
-        hex.push_back(kDigits[byte >> 4]);
-        hex.push_back(kDigits[byte & 0x0f]);
-    }
-    return hex;
-}
-
-Expected<std::vector<std::uint8_t>> fromHex(const std::string& hex) {
-    auto nibble = [](char c) -> int {
-        if (c >= '0' && c <= '9') {
-            return c - '0';
-        }
-        if (c >= 'a' && c <= 'f') {
-            return c - 'a' + 10;
-        }
-        return -1;
-    };
-    if (hex.size() % 2 != 0) {
-        return fail(ErrorCode::Protocol, "blob data has an odd number of hex digits");
-    }
-    std::vector<std::uint8_t> bytes;
-    bytes.reserve(hex.size() / 2);
-    for (std::size_t i = 0; i < hex.size(); i += 2) {
-        const int high = nibble(hex[i]);
-        const int low = nibble(hex[i + 1]);
-        if (high < 0 || low < 0) {
-            return fail(ErrorCode::Protocol, "blob data is not lowercase hex");
-        }
-        bytes.push_back(static_cast<std::uint8_t>(high * 16 + low));
-    }
-    return bytes;
-}
-
-} // namespace
-
-Json toJson(const RawReport& raw) {
-    const bool text = raw.format == RawReport::Format::SmartctlJson;
-    return Json{
-        {"format", toString(raw.format)},
-        {"data", text ? std::string(raw.bytes.begin(), raw.bytes.end()) : toHex(raw.bytes)}};
-}
-
-Expected<RawReport> rawReportFromJson(const Json& json) {
-    if (!json.is_object() || !json.contains("format") || !json["format"].is_string() ||
-        !json.contains("data") || !json["data"].is_string()) {
-        return fail(ErrorCode::Protocol, "smart.read answered without format and data");
-    }
-    const auto& format = json["format"].get_ref<const std::string&>();
-    const auto& data = json["data"].get_ref<const std::string&>();
-    RawReport raw;
-    if (format == "smartctl-json") {
-        raw.format = RawReport::Format::SmartctlJson;
-        raw.bytes.assign(data.begin(), data.end());
-    } else if (format == "atasmart-blob") {
-        raw.format = RawReport::Format::AtasmartBlob;
-        auto bytes = fromHex(data);
-        if (!bytes) {
-            return std::unexpected(bytes.error());
-        }
-        raw.bytes = std::move(*bytes);
-    } else {
-        return fail(ErrorCode::Protocol, "smart.read answered with unknown format " + format);
-    }
-    return raw;
-}
-
 HealthService::HealthService(ProcessRunner& runner, HelperCall helper, bool direct)
     : m_runner(runner)
     , m_helper(std::move(helper))
@@ -95,7 +23,7 @@ Expected<RawReport> HealthService::capture(const device::Device& device,
         return captureDevice(device, {&smartctl, &atasmart}, options);
     }
     auto answer =
-        m_helper("smart.read", Json{{"device", device.path}, {"wake", options.wakeSleepingDisk}});
+        m_helper(kVerbSmartRead, toJson(ReadRequest{device.path, options.wakeSleepingDisk}));
     if (!answer) {
         return std::unexpected(answer.error());
     }

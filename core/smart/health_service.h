@@ -13,6 +13,7 @@
 #include "core/smart/health_history.h"
 #include "core/smart/health_json.h"
 #include "core/smart/smart_source.h"
+#include "core/smart/verbs.h"
 
 namespace ssdk::smart {
 
@@ -24,11 +25,6 @@ using HelperCall = std::function<Expected<Json>(const std::string& verb, const J
 // catalog provides one (core/smart cannot depend on it: firmware builds on smart).
 using FirmwareAdvisor =
     std::function<std::vector<std::string>(const std::string& model, const std::string& firmware)>;
-
-// {"format": "smartctl-json"|"atasmart-blob", "data": text or lowercase hex}: how the helper's
-// smart.read verb hands raw output to the unprivileged side, which parses it.
-Json toJson(const RawReport& raw);
-Expected<RawReport> rawReportFromJson(const Json& json);
 
 // Reads drive health the way the CLI and GUI need it: directly through the sources when this
 // process may talk to devices (root), otherwise through the helper's smart.read verb; then

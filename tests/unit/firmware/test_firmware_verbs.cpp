@@ -1,6 +1,8 @@
 // The firmware helper verbs refuse malformed requests before any device is touched.
 #include <catch2/catch.hpp>
 
+#include "core/firmware/nvme_firmware.h"
+#include "core/firmware/verbs.h"
 #include "helper/firmware_verbs.h"
 
 using namespace ssdk;
@@ -19,10 +21,10 @@ TEST_CASE("firmware verbs are registered with their grades") {
     AllowAll authorizer;
     HelperService service(authorizer);
     addFirmwareVerbs(service, {}, nullptr);
-    REQUIRE(service.find("firmware.info") != nullptr);
-    CHECK(service.find("firmware.info")->grade == Grade::Read);
-    CHECK(service.find("firmware.plan")->grade == Grade::Read);
-    CHECK(service.find("firmware.update")->grade == Grade::Destroy);
+    REQUIRE(service.find(firmware::kVerbInfo) != nullptr);
+    CHECK(service.find(firmware::kVerbInfo)->grade == Grade::Read);
+    CHECK(service.find(firmware::kVerbPlan)->grade == Grade::Read);
+    CHECK(service.find(firmware::kVerbUpdate)->grade == Grade::Destroy);
 }
 
 TEST_CASE("firmware.update and firmware.plan refuse bad arguments before opening a device") {
@@ -103,4 +105,30 @@ TEST_CASE("firmware.update and firmware.plan refuse bad arguments before opening
     REQUIRE(response->contains("error"));
     CHECK_THAT((*response)["error"].dump(), Catch::Contains("image"));
     CHECK_FALSE(opened);
+}
+
+TEST_CASE("firmware requests survive their JSON: the image path for update, its size for plan") {
+    const firmware::UpdateVerbRequest update{
+        "/dev/nvme0n1", 2, firmware::CommitAction::ReplaceActivate, "/tmp/fw.bin", true};
+    auto readUpdate = firmware::updateVerbRequestFromJson(toJson(update));
+    REQUIRE(readUpdate);
+    CHECK(toJson(*readUpdate) == toJson(update));
+    const auto plan = firmware::planOf(update, 4096);
+    const Json planJson = toJson(plan);
+    CHECK_FALSE(planJson.contains("image"));
+    CHECK(planJson["image_size"] == 4096);
+    auto readPlan = firmware::planVerbRequestFromJson(planJson);
+    REQUIRE(readPlan);
+    CHECK(readPlan->imageSize == 4096);
+    CHECK(readPlan->confirmSystemDisk);
+    // Activate uses the image in the slot: neither an image nor a size goes with it.
+    const firmware::UpdateVerbRequest activate{"/dev/nvme0n1", 3, firmware::CommitAction::Activate,
+                                               "", false};
+    CHECK_FALSE(toJson(firmware::planOf(activate, 4096)).contains("image_size"));
+    CHECK(firmware::updateVerbRequestFromJson(toJson(activate)));
+    CHECK(firmware::infoRequestFromJson(toJson(firmware::InfoRequest{"/dev/nvme0n1"}))->device ==
+          "/dev/nvme0n1");
+    CHECK_FALSE(firmware::commitActionArg("flash"));
+    CHECK(firmware::commitActionArg("activate-now") ==
+          firmware::CommitAction::ReplaceActivateImmediate);
 }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "core/base/replay_process_runner.h"
+#include "core/overprovision/verbs.h"
 #include "helper/op_verbs.h"
 #include "tests/support/allow_all.h"
 
@@ -33,24 +34,29 @@ TEST_CASE("op verbs refuse bad arguments and change nothing", "[helper][op]") {
     addOpVerbs(service, state / "op", runner);
     const Json good{{"device", "/dev/null"}, {"spare_percent", 20}, {"partition", "/dev/x1"}};
     const std::vector<OpCase> cases{
-        {"op.apply", Json::object(), ErrorCode::InvalidArgument, "spare_percent"},
-        {"op.apply",
+        {overprovision::kVerbOpApply, Json::object(), ErrorCode::InvalidArgument, "spare_percent"},
+        {overprovision::kVerbOpApply,
          Json{{"device", "/dev/loop0"}, {"spare_percent", 20}, {"partition", "p"}, {"x", 1}},
          ErrorCode::InvalidArgument, "'x'"},
-        {"op.apply", Json{{"device", "/dev/loop0"}, {"spare_percent", 51}, {"partition", "p"}},
+        {overprovision::kVerbOpApply,
+         Json{{"device", "/dev/loop0"}, {"spare_percent", 51}, {"partition", "p"}},
          ErrorCode::InvalidArgument, "0–50"},
-        {"op.apply", Json{{"device", "/dev/loop0"}, {"spare_percent", -5}, {"partition", "p"}},
+        {overprovision::kVerbOpApply,
+         Json{{"device", "/dev/loop0"}, {"spare_percent", -5}, {"partition", "p"}},
          ErrorCode::InvalidArgument, "spare_percent"},
-        {"op.apply", Json{{"device", "/dev/loop0"}, {"spare_percent", 20}, {"partition", ""}},
+        {overprovision::kVerbOpApply,
+         Json{{"device", "/dev/loop0"}, {"spare_percent", 20}, {"partition", ""}},
          ErrorCode::InvalidArgument, "confirmed"},
-        {"op.apply", Json{{"device", "/etc/passwd"}, {"spare_percent", 20}, {"partition", "p"}},
+        {overprovision::kVerbOpApply,
+         Json{{"device", "/etc/passwd"}, {"spare_percent", 20}, {"partition", "p"}},
          ErrorCode::InvalidArgument, "not a device path under /dev"},
-        {"op.apply", good, ErrorCode::InvalidArgument, "not a block device"},
-        {"op.undo", Json{{"device", "/dev/null"}}, ErrorCode::InvalidArgument,
+        {overprovision::kVerbOpApply, good, ErrorCode::InvalidArgument, "not a block device"},
+        {overprovision::kVerbOpUndo, Json{{"device", "/dev/null"}}, ErrorCode::InvalidArgument,
          "not a block device"},
-        {"op.recover", Json{{"device", "/dev/null"}, {"action", "explode"}},
+        {overprovision::kVerbOpRecover, Json{{"device", "/dev/null"}, {"action", "explode"}},
          ErrorCode::InvalidArgument, "finish"},
-        {"op.inspect", Json{{"device", "relative"}}, ErrorCode::InvalidArgument, "under /dev"},
+        {overprovision::kVerbOpInspect, Json{{"device", "relative"}}, ErrorCode::InvalidArgument,
+         "under /dev"},
     };
     std::uint64_t id = 1;
     for (const auto& [verb, args, code, mentions] : cases) {

@@ -1,6 +1,7 @@
 // trace.record checks its arguments and the device node before any tracing starts.
 #include <catch2/catch.hpp>
 
+#include "core/perf/verbs.h"
 #include "helper/helper_service.h"
 #include "helper/trace_verbs.h"
 #include "tests/support/allow_all.h"
@@ -11,9 +12,10 @@ using namespace ssdk::helper;
 namespace {
 
 Json call(HelperService& service, const Json& args) {
-    auto response = parseJson(
-        service.handleLine(Json{{"id", 1}, {"verb", "trace.record"}, {"args", args}}.dump()),
-        "response");
+    auto response =
+        parseJson(service.handleLine(
+                      Json{{"id", 1}, {"verb", perf::kVerbTraceRecord}, {"args", args}}.dump()),
+                  "response");
     REQUIRE(response);
     return *response;
 }
@@ -27,13 +29,13 @@ std::string errorCode(const Json& response) {
 } // namespace
 
 TEST_CASE("trace.record takes a device and 1 to 3600 seconds, 60 by default", "[helper][trace]") {
-    const auto plain = checkTraceRecordRequest(Json{{"device", "/dev/sda1"}});
+    const auto plain = perf::traceRecordRequestFromJson(Json{{"device", "/dev/sda1"}});
     REQUIRE(plain);
     CHECK(plain->device == "/dev/sda1");
     CHECK(plain->seconds == 60);
     for (const unsigned seconds : {1U, 3U, 3600U}) {
-        const auto request =
-            checkTraceRecordRequest(Json{{"device", "/dev/nvme0n1"}, {"seconds", seconds}});
+        const auto request = perf::traceRecordRequestFromJson(
+            Json{{"device", "/dev/nvme0n1"}, {"seconds", seconds}});
         REQUIRE(request);
         CHECK(request->seconds == seconds);
     }
@@ -56,7 +58,7 @@ TEST_CASE("trace.record refuses malformed arguments", "[helper][trace]") {
     };
     for (const auto& args : bad) {
         INFO(args.dump());
-        const auto request = checkTraceRecordRequest(args);
+        const auto request = perf::traceRecordRequestFromJson(args);
         REQUIRE_FALSE(request);
         CHECK(request.error().code() == ErrorCode::InvalidArgument);
     }
@@ -67,7 +69,7 @@ TEST_CASE("trace.record is a change verb that validates the node before tracing"
     test::AllowAll authorizer;
     HelperService service(authorizer);
     addTraceVerbs(service, -1);
-    const Verb* verb = service.find("trace.record");
+    const Verb* verb = service.find(perf::kVerbTraceRecord);
     REQUIRE(verb != nullptr);
     CHECK(verb->grade == Grade::Change);
     CHECK(verb->polkitAction == "io.github.ssdkeeper.trace.record");
