@@ -6,24 +6,19 @@
 
 #include "app/helper_caller.h"
 #include "tests/gui/gui_support.h"
+#include "tests/support/skip.h"
 
 using namespace ssdk;
 using namespace ssdk::app;
 
 namespace {
 
-// Runs against the helper built next to the tests. Without root the client would go through
-// pkexec, which may ask for a password: these cases only run as root.
-bool canRunHelperDirectly(const std::filesystem::path& helper) {
+// Without root the client would start the helper through pkexec, which may ask for a password:
+// these cases only run as root, and skip otherwise.
+void skipUnlessRoot() {
     if (geteuid() != 0) {
-        WARN("skipped: needs root to start ssdkeeper-helper without pkexec");
-        return false;
+        ssdk::test::skipTest("needs root to start ssdkeeper-helper without pkexec");
     }
-    if (!std::filesystem::exists(helper)) {
-        WARN("skipped: " << helper << " is not built");
-        return false;
-    }
-    return true;
 }
 
 HelperCaller::Outcome waitForOutcome(HelperCaller& caller, QSignalSpy& finished) {
@@ -35,11 +30,12 @@ HelperCaller::Outcome waitForOutcome(HelperCaller& caller, QSignalSpy& finished)
 } // namespace
 
 TEST_CASE("the helper caller runs a verb off the GUI thread and reports back") {
-    test::application();
+    skipUnlessRoot();
+    // The helper built next to the tests; test_gui depends on its target, so a missing one is a
+    // broken build.
     const auto helper = std::filesystem::path(SSDK_BINARY_DIR) / "bin" / "ssdkeeper-helper";
-    if (!canRunHelperDirectly(helper)) {
-        return;
-    }
+    REQUIRE(std::filesystem::exists(helper));
+    app::test::application();
     qputenv("SSDK_HELPER", QByteArray::fromStdString(helper.string()));
     HelperCaller caller;
     QSignalSpy finished(&caller, &HelperCaller::finished);
@@ -53,11 +49,8 @@ TEST_CASE("the helper caller runs a verb off the GUI thread and reports back") {
 }
 
 TEST_CASE("the helper caller reports a helper that cannot start as an error") {
-    test::application();
-    const auto helper = std::filesystem::path(SSDK_BINARY_DIR) / "bin" / "ssdkeeper-helper";
-    if (!canRunHelperDirectly(helper)) {
-        return;
-    }
+    skipUnlessRoot();
+    app::test::application();
     qputenv("SSDK_HELPER", "/nonexistent/ssdkeeper-helper");
     HelperCaller caller;
     QSignalSpy finished(&caller, &HelperCaller::finished);

@@ -20,6 +20,7 @@
 #include "core/maintenance/erase/journal.h"
 #include "tests/gui/gui_support.h"
 #include "tests/integration/maintenance/maintenance_scratch.h"
+#include "tests/support/skip.h"
 
 using namespace ssdk;
 using namespace ssdk::app;
@@ -108,8 +109,7 @@ TEST_CASE("the erase wizard offers a short suspend for a frozen ATA drive") {
 // The whole page against a real lab drive through the real helper (root only).
 TEST_CASE("audit, verify TRIM and erase a lab drive from the page") {
     if (::geteuid() != 0) {
-        WARN("needs root for lab drives; skipped");
-        return;
+        ssdk::test::skipTest("lab drives need root");
     }
     ssdk::app::test::application();
     const ssdk::test::MaintenanceScratch scratch;
@@ -170,8 +170,7 @@ TEST_CASE("audit, verify TRIM and erase a lab drive from the page") {
 // leaves behind: the wizard says so before anything else.
 TEST_CASE("the erase wizard shows an interrupted erase") {
     if (::geteuid() != 0) {
-        WARN("needs root for lab drives; skipped");
-        return;
+        ssdk::test::skipTest("lab drives need root");
     }
     ssdk::app::test::application();
     const ssdk::test::MaintenanceScratch scratch;

@@ -4,11 +4,11 @@
 // shows up as skipped instead of vanishing from the run.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
-#include <cstdio>
 #include <string_view>
 #include <unistd.h>
 
 #include "tests/support/privileged_state_for_tests.h"
+#include "tests/support/skip.h"
 
 namespace {
 
@@ -29,13 +29,11 @@ int main(int argc, char* argv[]) {
         return Catch::Session().run(argc, argv);
     }
     if (::geteuid() != 0) {
-        std::fprintf(stderr, "SKIPPED: integration tests need root (run ./scripts/test as root "
-                             "or through sudo)\n");
-        return 77;
+        ssdk::test::skipTest(
+            "integration tests need root (run ./scripts/test as root or through sudo)");
     }
     if (::access("/dev/loop-control", R_OK | W_OK) != 0) {
-        std::fprintf(stderr, "SKIPPED: integration tests need /dev/loop-control (loop module)\n");
-        return 77;
+        ssdk::test::skipTest("integration tests need /dev/loop-control (loop module)");
     }
     return Catch::Session().run(argc, argv);
 }

@@ -9,6 +9,10 @@ set -euo pipefail
 lab() { "$SSDK_LAB" --dir "$SSDK_LAB_VM_DIR" "$@"; }
 lab_run() { lab run --timeout 150 "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# Left by `start` when the VM cannot run here (it skipped, exit 77): only then do the checks
+# skip too. A VM that is not running without it went away after it started (QEMU crashed or
+# was killed, or it was stopped): the checks after that fail instead of turning into skips.
+start_skipped=$SSDK_LAB_VM_DIR.start-skipped
 # Shell functions checks source in the guest (the guest sees the project's tree).
 # shellcheck disable=SC2034 # used by the checks sourced below
 guest_lib=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/guest
@@ -17,10 +21,14 @@ case ${1:-} in
     start)
         # A VM left over from a killed run is removed first.
         lab stop >/dev/null
+        rm -f "$start_skipped"
         # The lifetime only ends a VM that ctest itself left behind: it must outlast the whole
         # suite, whose lab checks are spread over the run (a 1200 s lifetime killed the VM
         # under the last RAM cache check of a 1235 s run).
-        lab start --lifetime 3600
+        started=0
+        lab start --lifetime 3600 || started=$?
+        [ "$started" != 77 ] || touch "$start_skipped"
+        [ "$started" = 0 ] || exit "$started"
         # The guest reads the host over 9p without a page cache, so every command would load
         # its ~100 MB binary (mostly debug info) again. Debug-stripped copies are put over the
         # same paths in the guest's tmpfs overlay once; the checks call the usual paths.
@@ -36,12 +44,19 @@ case ${1:-} in
         ;;
     stop)
         lab stop
+        rm -f "$start_skipped"
         [ ! -e "$SSDK_LAB_VM_DIR" ] || fail "$SSDK_LAB_VM_DIR still exists"
         ;;
     check)
         if ! lab status >/dev/null; then
-            echo "SKIP: the lab VM is not running (see the 'lab:vm starts' test for why)" >&2
-            exit 77
+            if [ -e "$start_skipped" ]; then
+                echo "SKIP: the lab VM cannot run here (see the 'lab:vm starts' test for why)" >&2
+                exit 77
+            fi
+            # Its console's last lines, when QEMU died and left the VM directory behind.
+            lab console 2>/dev/null | tail -n 30 >&2 || true
+            fail "the lab VM is not running, and 'lab:vm starts' did not skip: it went away" \
+                "(QEMU crashed or was killed, or the VM was stopped) or was never started"
         fi
         # shellcheck disable=SC1090
         source "$2"

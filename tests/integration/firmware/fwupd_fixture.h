@@ -13,14 +13,15 @@ namespace ssdk::firmware::test {
 class FwupdFixture {
 public:
     // Starts dbus-daemon and fwupd, points DBUS_SYSTEM_BUS_ADDRESS at the private bus and
-    // waits until fwupd answers. On failure started() is false and skipReason() says why.
+    // waits until fwupd answers. On failure started() is false and failure() says why: scripts/setup installs fwupd and
+    // fwupd-tests, so a test fails then rather than skipping.
     FwupdFixture();
     ~FwupdFixture();
     FwupdFixture(const FwupdFixture&) = delete;
     FwupdFixture& operator=(const FwupdFixture&) = delete;
 
-    bool started() const { return m_skipReason.empty(); }
-    const std::string& skipReason() const { return m_skipReason; }
+    bool started() const { return m_failure.empty(); }
+    const std::string& failure() const { return m_failure; }
     std::string log() const; // fwupd's verbose log, for failure messages
 
     static constexpr const char* kTestDeviceId = "08d460be0f1f9f128413f816022a6439e0078018";
@@ -31,7 +32,7 @@ private:
     std::filesystem::path m_dir;
     pid_t m_bus = -1;
     pid_t m_fwupd = -1;
-    std::string m_skipReason;
+    std::string m_failure;
 };
 
 } // namespace ssdk::firmware::test

@@ -23,6 +23,7 @@
 #include "tests/integration/lab/lab_scratch.h"
 #include "tests/support/child_process.h"
 #include "tests/support/run_tool.h"
+#include "tests/support/skip.h"
 
 using namespace ssdk;
 using namespace ssdk::test;
@@ -248,20 +249,17 @@ std::string waitForRecording(std::uint64_t diskDevT, std::chrono::seconds limit)
     return {};
 }
 
-// The kernel has tracefs (the helper mounts it where nothing has) and, once mounted, the
-// block_bio_queue tracepoint.
-bool tracingAvailable() {
+// Skips the test case unless the kernel has tracefs (the helper mounts it where nothing has)
+// and, once mounted, the block_bio_queue tracepoint. Called before anything is made.
+void skipUnlessTracing() {
     const fs::path tracefs = "/sys/kernel/tracing";
     if (!fs::is_directory(tracefs)) {
-        WARN("SKIPPED: this kernel has no tracefs (/sys/kernel/tracing)");
-        return false;
+        skipTest("this kernel has no tracefs (/sys/kernel/tracing)");
     }
     if (fs::is_directory(tracefs / "instances") &&
         !fs::is_directory(tracefs / "events/block/block_bio_queue")) {
-        WARN("SKIPPED: this kernel has no block:block_bio_queue tracepoint");
-        return false;
+        skipTest("this kernel has no block:block_bio_queue tracepoint");
     }
-    return true;
 }
 
 // Runs ssdkeeperctl on a thread while the test does I/O on this one.
@@ -292,9 +290,7 @@ private:
 
 TEST_CASE("trace record of a partition holds exactly its blocks, relative to it",
           "[perf][trace][cli]") {
-    if (!tracingAvailable()) {
-        return;
-    }
+    skipUnlessTracing();
     const ScratchState scratch;
     const PartitionedLoop loop(scratch.dir());
     const fs::path output = scratch.dir() / "p2.blocks";
@@ -346,9 +342,7 @@ TEST_CASE("trace record of a partition holds exactly its blocks, relative to it"
 
 TEST_CASE("trace record --json of a whole disk: absolute blocks and the counts",
           "[perf][trace][cli]") {
-    if (!tracingAvailable()) {
-        return;
-    }
+    skipUnlessTracing();
     const ScratchState scratch;
     const PartitionedLoop loop(scratch.dir());
     const fs::path output = scratch.dir() / "disk.blocks";
@@ -390,9 +384,7 @@ TEST_CASE("trace record --json of a whole disk: absolute blocks and the counts",
 }
 
 TEST_CASE("Ctrl-C stops a recording early and still saves it", "[perf][trace][cli]") {
-    if (!tracingAvailable()) {
-        return;
-    }
+    skipUnlessTracing();
     const ScratchState scratch;
     const PartitionedLoop loop(scratch.dir());
     const fs::path output = scratch.dir() / "stopped.blocks";
@@ -427,9 +419,7 @@ TEST_CASE("Ctrl-C stops a recording early and still saves it", "[perf][trace][cl
 }
 
 TEST_CASE("a recording larger than one helper message arrives whole", "[perf][trace][cli]") {
-    if (!tracingAvailable()) {
-        return;
-    }
+    skipUnlessTracing();
     const ScratchState scratch;
     const PartitionedLoop loop(scratch.dir());
     const fs::path output = scratch.dir() / "many.blocks";
@@ -468,9 +458,7 @@ TEST_CASE("a recording larger than one helper message arrives whole", "[perf][tr
 
 TEST_CASE("the instance of a killed helper is removed by the next recording",
           "[perf][trace][cli]") {
-    if (!tracingAvailable()) {
-        return;
-    }
+    skipUnlessTracing();
     const ScratchState scratch;
     const PartitionedLoop loop(scratch.dir());
     const fs::path output = scratch.dir() / "killed.blocks";
@@ -498,10 +486,8 @@ TEST_CASE("the instance of a killed helper is removed by the next recording",
     CHECK(leftInstances(loop.diskDevT).empty());
 }
 
+// Every refusal here comes from ssdkeeperctl before the helper is asked, so it needs no tracefs.
 TEST_CASE("trace record refuses what it cannot record, before recording", "[perf][trace][cli]") {
-    if (!tracingAvailable()) {
-        return;
-    }
     const ScratchState scratch;
     const PartitionedLoop loop(scratch.dir());
     const fs::path output = scratch.dir() / "refused.blocks";
