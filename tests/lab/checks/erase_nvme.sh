@@ -5,7 +5,7 @@
 # erase (FNA bit 2): those are listed as unavailable with the reason and refused clearly.
 # Ground truth: the guest reads zeroes back, and the host's sparse image holds no data blocks.
 ctl=$SSDK_BIN_DIR/ssdkeeperctl
-[ -x "$ctl" ] || { echo "SKIP: $ctl is not built" >&2; exit 77; }
+[ -x "$ctl" ] || fail "$ctl is not built (build it: ./scripts/build)"
 image=$(lab images | grep '/nvme.img$')
 model="QEMU NVMe Ctrl"
 lab_run 'head -c 4M /dev/urandom | dd of=/dev/nvme0n1 bs=1M oflag=direct status=none &&

@@ -8,7 +8,7 @@
 # the verification reads zeroes and the host's sparse image holds no data blocks.
 ctl=$SSDK_BIN_DIR/ssdkeeperctl
 tests=$SSDK_BIN_DIR/test_maintenance_integration
-[ -x "$ctl" ] || { echo "SKIP: $ctl is not built" >&2; exit 77; }
+[ -x "$ctl" ] || fail "$ctl is not built (build it: ./scripts/build)"
 image=$(lab images | grep '/sata.img$')
 ssd=$(lab_run 'readlink -f /dev/lab/ssd')
 lab_run "head -c 6M /dev/urandom | dd of=$ssd bs=1M seek=300 oflag=direct status=none" ||

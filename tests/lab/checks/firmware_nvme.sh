@@ -3,11 +3,10 @@
 # Ground truth: the raw log and identify bytes nvme-cli reads in the guest, and QEMU's answer
 # to a raw Firmware Image Download.
 ctl=$SSDK_BIN_DIR/ssdkeeperctl
-[ -x "$ctl" ] || { echo "SKIP: $ctl is not built" >&2; exit 77; }
+[ -x "$ctl" ] || fail "$ctl is not built (build it: ./scripts/build)"
 help=$(lab_run "'$ctl' firmware --help" 2>/dev/null || true)
 if ! grep -q '^Usage: [^ ]*ssdkeeperctl firmware' <<<"$help"; then
-    echo "SKIP: this ssdkeeperctl has no 'firmware' subcommand" >&2
-    exit 77
+    fail "this ssdkeeperctl has no 'firmware' subcommand"
 fi
 json=$(lab_run "'$ctl' --json firmware /dev/lab/nvme") || fail "ssdkeeperctl firmware: $json"
 echo "$json"

@@ -1,7 +1,7 @@
 # ram cache gui: the RAM Cache page caches a mounted ext4 partition, flushes and turns it off
 # shellcheck disable=SC2016 # $(...) in single quotes expands in the guest
 gui_test=$SSDK_BIN_DIR/test_ram_cache_lab
-[ -x "$gui_test" ] || { echo "SKIP: $gui_test is not built (SSDK_BUILD_GUI=OFF?)" >&2; exit 77; }
+[ -x "$gui_test" ] || fail "$gui_test is not built (SSDK_BUILD_GUI=OFF?)"
 ctl=$SSDK_BIN_DIR/ssdkeeperctl
 [ -x "$ctl" ] || fail "$ctl is not built"
 # Screenshots are written in the guest's /tmp and copied out when SSDK_SCREENSHOT_DIR is set
@@ -55,5 +55,5 @@ if [ -n "${SSDK_SCREENSHOT_DIR:-}" ]; then
         echo "screenshot: $SSDK_SCREENSHOT_DIR/$shot"
     done
 fi
-[ "$status" != 77 ] || { echo "SKIP: the GUI test skipped in the guest (see above)" >&2; exit 77; }
+[ "$status" != 77 ] || fail "the GUI test skipped in the guest, where it runs as root (see above)"
 [ "$status" = 0 ] || fail "the RAM Cache page in the lab VM (exit $status)"

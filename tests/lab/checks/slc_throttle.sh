@@ -5,9 +5,9 @@
 # SLC cache with a known size M^2*L/(M-B) and a known drain; the slc preset must find both.
 # shellcheck disable=SC2016 # $(...) in single quotes expands in the guest
 ctl=$SSDK_BIN_DIR/ssdkeeperctl
-[ -x "$ctl" ] || { echo "SKIP: $ctl is not built" >&2; exit 77; }
+[ -x "$ctl" ] || fail "$ctl is not built (build it: ./scripts/build)"
 qmp_socket=$SSDK_LAB_VM_DIR/qmp.sock
-[ -S "$qmp_socket" ] || { echo "SKIP: the lab VM has no QMP socket (started by an older scripts/lab)" >&2; exit 77; }
+[ -S "$qmp_socket" ] || fail "the lab VM has no QMP socket (started by an older scripts/lab?)"
 readonly max=16000000 avg=4000000 length=3
 
 # Sets the write throttle of the SATA drive (all zeros: unthrottled); setting it resets the

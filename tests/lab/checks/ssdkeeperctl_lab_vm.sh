@@ -1,7 +1,7 @@
 # ssdkeeperctl lab vm run and status drive the running VM
 # shellcheck disable=SC2016 # $(...) in single quotes expands in the guest
 ctl=$SSDK_BIN_DIR/ssdkeeperctl
-[ -x "$ctl" ] || { echo "SKIP: $ctl is not built" >&2; exit 77; }
+[ -x "$ctl" ] || fail "$ctl is not built (build it: ./scripts/build)"
 rc=0
 out=$("$ctl" lab vm --dir "$SSDK_LAB_VM_DIR" run -- 'echo from guest: $(uname -r)'\; exit 5) || rc=$?
 [ "$rc" = 5 ] || fail "lab vm run gave exit $rc, expected 5: $out"

@@ -7,7 +7,7 @@
 # mkfs.vfat does not (not-reached, blkdiscard offered) — on the NVMe drive. (--discard-first
 # and the other formatters are covered on loop lab drives by the integration tests.)
 ctl=$SSDK_BIN_DIR/ssdkeeperctl
-[ -x "$ctl" ] || { echo "SKIP: $ctl is not built" >&2; exit 77; }
+[ -x "$ctl" ] || fail "$ctl is not built (build it: ./scripts/build)"
 allocated() { echo $(($(stat -c %b "$1") * 512)); }
 for drive in ssd:sata.img:ext4 nvme:nvme.img:vfat; do
     IFS=: read -r name file fs <<<"$drive"
