@@ -13,8 +13,8 @@ namespace ssdk::firmware::test {
 class FwupdFixture {
 public:
     // Starts dbus-daemon and fwupd, points DBUS_SYSTEM_BUS_ADDRESS at the private bus and
-    // waits until fwupd answers. On failure started() is false and failure() says why: scripts/setup installs fwupd and
-    // fwupd-tests, so a test fails then rather than skipping.
+    // waits until fwupd answers. On failure started() is false and failure() says why:
+    // scripts/setup installs fwupd and fwupd-tests, so a test fails then rather than skipping.
     FwupdFixture();
     ~FwupdFixture();
     FwupdFixture(const FwupdFixture&) = delete;
