@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <QImage>
 #include <QListView>
 #include <QPainter>
 #include <QPixmap>
@@ -7,6 +8,8 @@
 #include <QStyleOptionViewItem>
 
 #include "app/models/drive_list_model.h"
+#include "app/theme.h"
+#include "app/widgets/badge.h"
 #include "app/widgets/drive_delegate.h"
 #include "app/widgets/drive_icons.h"
 #include "tests/gui/gui_support.h"
@@ -18,6 +21,59 @@ namespace {
 
 std::vector<device::Device> threeDrives() {
     return {test::nvmeSystemDisk(), test::usbStick(), test::labDrive()};
+}
+
+constexpr int kRowWidth = 320;
+constexpr int kNarrowRowWidth = 200;
+
+QStyleOptionViewItem rowOption(const QListView& view, QStyle::State state, int width = kRowWidth) {
+    QStyleOptionViewItem option;
+    option.initFrom(&view);
+    option.rect = QRect(0, 0, width, DriveDelegate::kRowHeight);
+    option.state |= state;
+    return option;
+}
+
+// One row as the list paints it: the delegate over the list's white background.
+QImage paintedRow(const DriveDelegate& delegate, const QListView& view, const QModelIndex& index,
+                  QStyle::State state, int width = kRowWidth) {
+    QImage image(width, DriveDelegate::kRowHeight, QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    delegate.paint(&painter, rowOption(view, state, width), index);
+    return image;
+}
+
+// Where the text and badges go: right of the icon (card margin 8 + padding 10 + icon 40 +
+// gap 12); the icon has colours of its own (a lab drive's is the LAB orange).
+constexpr int kTextLeft = 70;
+
+// The bounding box of the pixels right of the icon painted exactly `colour`; empty when there
+// are none.
+QRect areaOf(const QImage& image, const QColor& colour) {
+    QRect area;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = kTextLeft; x < image.width(); ++x) {
+            if (image.pixelColor(x, y) == colour) {
+                area |= QRect(x, y, 1, 1);
+            }
+        }
+    }
+    return area;
+}
+
+// A badge is a pill of its colour at the right end of the row's bottom (capacity) line.
+void checkBadgeAtRight(const QImage& row, const QColor& colour) {
+    const QRect badge = areaOf(row, colour);
+    INFO("badge " << colour.name().toStdString() << " at x " << badge.left() << ".."
+                  << badge.right() << ", y " << badge.top() << ".." << badge.bottom());
+    REQUIRE_FALSE(badge.isEmpty());
+    CHECK(badge.width() >= 20);
+    CHECK(badge.height() >= 8);
+    // The card ends 8 px before the row's edge and pads its content by 10 px.
+    CHECK(badge.right() <= row.width() - 8 - 10);
+    CHECK(badge.right() >= row.width() - 8 - 10 - 3);
+    CHECK(badge.top() > row.height() / 2);
 }
 
 } // namespace
@@ -74,34 +130,80 @@ TEST_CASE("the same drives coming back update data without resetting the model")
     CHECK(model.rowCount() == 2);
 }
 
-TEST_CASE("the drive delegate sizes and paints every row in every state") {
+TEST_CASE("the drive delegate sizes every row in every state") {
     test::application();
     DriveListModel model;
     model.setDevices(threeDrives());
     QListView view;
     view.setModel(&model);
     DriveDelegate delegate;
-
-    QPixmap canvas(320, DriveDelegate::kRowHeight * 2);
-    QPainter painter(&canvas);
     for (int row = 0; row < model.rowCount(); ++row) {
         for (const auto state :
              {QStyle::State_None, QStyle::State_Selected, QStyle::State_MouseOver}) {
-            QStyleOptionViewItem option;
-            option.initFrom(&view);
-            option.rect = QRect(0, 0, 320, DriveDelegate::kRowHeight);
-            option.state |= state;
-            const QSize hint = delegate.sizeHint(option, model.index(row));
+            const QSize hint = delegate.sizeHint(rowOption(view, state), model.index(row));
             CHECK(hint.height() >= DriveDelegate::kRowHeight);
             CHECK(hint.width() >= 220);
-            delegate.paint(&painter, option, model.index(row));
         }
     }
-    // Narrower than the content: text is elided, nothing breaks.
-    QStyleOptionViewItem narrow;
-    narrow.initFrom(&view);
-    narrow.rect = QRect(0, 0, 90, DriveDelegate::kRowHeight);
-    delegate.paint(&painter, narrow, model.index(0));
+}
+
+TEST_CASE("the drive delegate highlights the selected and the hovered row") {
+    test::application();
+    DriveListModel model;
+    model.setDevices(threeDrives());
+    QListView view;
+    view.setModel(&model);
+    DriveDelegate delegate;
+    // The card spans the row less 8 px left and right and 3 px top and bottom; above its text
+    // (at the top middle) it shows its background, and on its left edge the selection's accent.
+    const QPoint background(kRowWidth / 2, 5);
+    const QPoint accent(9, DriveDelegate::kRowHeight / 2);
+    for (int row = 0; row < model.rowCount(); ++row) {
+        INFO("row " << row);
+        const QImage plain = paintedRow(delegate, view, model.index(row), QStyle::State_None);
+        CHECK(plain.pixelColor(background) == QColor(Qt::white));
+        CHECK(plain.pixelColor(accent) == QColor(Qt::white));
+
+        const QImage selected =
+            paintedRow(delegate, view, model.index(row), QStyle::State_Selected);
+        CHECK(selected.pixelColor(background) == theme::kSelection);
+        CHECK(selected.pixelColor(accent) == theme::kAccent);
+
+        const QImage hovered =
+            paintedRow(delegate, view, model.index(row), QStyle::State_MouseOver);
+        CHECK(hovered.pixelColor(background) == theme::kHover);
+        CHECK(hovered.pixelColor(accent) == theme::kHover);
+    }
+}
+
+TEST_CASE("the drive delegate draws the LAB and SYSTEM badges of the drives that have them") {
+    test::application();
+    DriveListModel model;
+    model.setDevices(threeDrives()); // the system disk, a USB stick, a lab drive
+    QListView view;
+    view.setModel(&model);
+    DriveDelegate delegate;
+    const QColor lab = labBadgeStyle().background;
+    const QColor system = systemBadgeStyle().background;
+    REQUIRE(lab != system);
+    for (const auto state : {QStyle::State_None, QStyle::State_Selected}) {
+        const QImage nvme = paintedRow(delegate, view, model.index(0), state);
+        const QImage usb = paintedRow(delegate, view, model.index(1), state);
+        const QImage loop = paintedRow(delegate, view, model.index(2), state);
+        checkBadgeAtRight(nvme, system);
+        CHECK(areaOf(nvme, lab).isEmpty());
+        checkBadgeAtRight(loop, lab);
+        CHECK(areaOf(loop, system).isEmpty());
+        CHECK(areaOf(usb, lab).isEmpty());
+        CHECK(areaOf(usb, system).isEmpty());
+    }
+
+    // Narrower than the content: the text is elided, the badge stays inside the card.
+    const QImage narrow =
+        paintedRow(delegate, view, model.index(2), QStyle::State_None, kNarrowRowWidth);
+    const QRect badge = areaOf(narrow, lab);
+    CHECK_FALSE(badge.isEmpty());
+    CHECK(badge.right() < kNarrowRowWidth - 8);
 }
 
 TEST_CASE("every bus has a drawn icon") {

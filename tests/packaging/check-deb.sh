@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
 # Builds the .deb with CPack from a finished build tree and checks it as a user would get it:
-# the files it installs, its dependencies, and that the packaged ssdkeeperctl runs.
+# the files it installs, its dependencies, that the packaged ssdkeeperctl runs, and then a real
+# install, use and purge with dpkg in a throwaway lab VM (guest-install.sh).
 # Usage: check-deb.sh BUILD_DIR
+# Exit 77 (skip) after the checks of the extracted package when the lab VM cannot run here.
 set -euo pipefail
 build=$(cd "${1:?usage: check-deb.sh BUILD_DIR}" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+lab_script=$here/../../scripts/lab
+# In the build tree, not /tmp: the VM's guest sees this machine's files but has its own /tmp.
+work=$(mktemp -d "$build/check-deb.XXXXXX")
+vm_dir=$work/vm
+lab() { "$lab_script" --dir "$vm_dir" "$@"; }
+# The VM goes first, whatever failed (its --lifetime ends it even if this script is killed).
+trap 'lab stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
 (cd "$build" && cpack -G DEB -B "$work/out" >"$work/cpack.log" 2>&1) || { cat "$work/cpack.log"; exit 1; }
 deb=$(ls "$work"/out/ssdkeeper_*.deb)
@@ -74,3 +82,15 @@ jq -e '.issues | length >= 5' "$work/root/usr/share/ssdkeeper/firmware/known-iss
   >/dev/null || { echo "the installed firmware catalog is not a catalog"; exit 1; }
 "$work/root/usr/bin/ssdkeeperctl" --version
 echo "package OK: $(wc -l < "$work/files") entries; Depends: $depends"
+
+# Install it for real, never on this machine: the lab VM's root is this machine's root under a
+# tmpfs overlay, so dpkg installs, the programs run and the purge happens there only.
+version=$(dpkg-deb -f "$deb" Version)
+rc=0
+lab start --lifetime 900 || rc=$?
+if [[ $rc == 77 ]]; then
+  echo "SKIP: the lab VM cannot run here, the .deb was not installed"; exit 77
+fi
+[[ $rc == 0 ]] || { echo "the lab VM did not start"; exit 1; }
+lab run --timeout 420 sh "$here/guest-install.sh" "$deb" "$version" ||
+  { echo "installing, running or purging the .deb in the lab VM failed"; exit 1; }

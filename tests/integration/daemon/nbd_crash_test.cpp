@@ -10,11 +10,13 @@
 //     this block and is not older than its durable one, or
 //   - all zeroes, if nothing durable was ever written there.
 // Writes in flight at once go to distinct blocks (NBD leaves the order of overlapping
-// in-flight writes undefined). The final pass reads the backing file directly as well.
+// in-flight writes undefined). The final pass reads the backing file directly as well. A run
+// that flushed nothing, or whose file holds no flushed block at the end, fails: it proved
+// nothing about durability.
 //
 //   nbd_crash_test [--iterations 40] [--seed S] [--daemon PATH] [--blocks 1024]
 //                  [--cache-size BYTES --mode write-back|write-through --compression lz4|none]
-// Exit 0 when every check passed, 1 on a violation, 77 when libnbd's client cannot run.
+// Exit 0 when every check passed, 1 on a violation (also when nothing was made durable).
 
 #include <algorithm>
 #include <atomic>
@@ -338,6 +340,7 @@ int main(int argc, char** argv) {
         }
         ++kills;
     }
+    std::uint64_t durableInFile = 0;
     if (violation.empty()) {
         // Final restart: verify over NBD, stop cleanly, then verify the file itself.
         auto daemon = startDaemon();
@@ -350,18 +353,30 @@ int main(int argc, char** argv) {
             }
             std::ifstream file(backing, std::ios::binary);
             std::vector<std::uint8_t> block(kBlock);
+            const std::uint64_t durableBefore = counts.durableBlocksVerified;
             for (std::uint64_t i = 0; i < options.blocks && violation.empty(); ++i) {
                 file.read(reinterpret_cast<char*>(block.data()), kBlock);
                 violation = checkBlock(block.data(), i, model, counts);
             }
+            durableInFile = counts.durableBlocksVerified - durableBefore;
         }
     }
+    // A run in which no flush completed, or no block was read back holding flushed data,
+    // checked nothing it claims to (every block "may be zeroes"): it fails instead of passing.
+    if (violation.empty() && counts.flushes == 0) {
+        violation = "no FLUSH completed across " + std::to_string(kills) +
+                    " SIGKILLs: nothing was made durable, so nothing durable was checked";
+    } else if (violation.empty() && durableInFile == 0) {
+        violation = "the backing file holds no block with flushed data after " +
+                    std::to_string(counts.flushes) + " flushes";
+    }
     std::printf("nbd_crash_test: %u SIGKILLs, %llu writes acknowledged, %llu flushes, %llu block "
-                "checks (%llu of blocks holding flushed data)\n",
+                "checks (%llu of blocks holding flushed data, %llu of them in the final file)\n",
                 kills, static_cast<unsigned long long>(counts.writesAcked),
                 static_cast<unsigned long long>(counts.flushes),
                 static_cast<unsigned long long>(counts.blocksChecked),
-                static_cast<unsigned long long>(counts.durableBlocksVerified));
+                static_cast<unsigned long long>(counts.durableBlocksVerified),
+                static_cast<unsigned long long>(durableInFile));
     if (!violation.empty()) {
         std::printf("nbd_crash_test: FAILED: %s (files kept in %s)\n", violation.c_str(),
                     dir.c_str());
