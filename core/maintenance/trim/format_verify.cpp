@@ -213,6 +213,31 @@ const Formatter* findFormatter(const std::string& fsType) {
     return nullptr;
 }
 
+void decideFormat(FormatResult& result, const std::string& program) {
+    const std::uint32_t judged = result.counts.discarded + result.counts.kept;
+    if (result.sampled == 0 || judged == 0) {
+        result.reason = "no block held data before the format, so there was nothing to check";
+    } else if (result.counts.kept == 0) {
+        result.outcome = VerifyOutcome::Reached;
+        result.reason =
+            fmt::format("all {} sampled data blocks were discarded{}", judged,
+                        result.counts.rewritten ? fmt::format(" ({} more now hold new metadata)",
+                                                              result.counts.rewritten)
+                                                : std::string());
+    } else if (result.counts.discarded == 0) {
+        result.outcome = VerifyOutcome::NotReached;
+        result.reason = fmt::format("all {} sampled data blocks still hold the old data: {} "
+                                    "did not discard",
+                                    judged, program);
+        result.offerBlkdiscard = true;
+    } else {
+        result.outcome = VerifyOutcome::Inconclusive;
+        result.reason = fmt::format("{} of {} sampled blocks were discarded, {} kept the old data",
+                                    result.counts.discarded, judged, result.counts.kept);
+        result.offerBlkdiscard = true;
+    }
+}
+
 Expected<FormatResult> quickFormat(const std::string& partition, const FormatOptions& options,
                                    const SysfsRoot& root, ProcessRunner& runner,
                                    const FormatProgress& progress) {
@@ -306,28 +331,7 @@ Expected<FormatResult> quickFormat(const std::string& partition, const FormatOpt
             discarded.push_back(false);
         }
     }
-    const std::uint32_t judged = result.counts.discarded + result.counts.kept;
-    if (result.sampled == 0 || judged == 0) {
-        result.reason = "no block held data before the format, so there was nothing to check";
-    } else if (result.counts.kept == 0) {
-        result.outcome = VerifyOutcome::Reached;
-        result.reason =
-            fmt::format("all {} sampled data blocks were discarded{}", judged,
-                        result.counts.rewritten ? fmt::format(" ({} more now hold new metadata)",
-                                                              result.counts.rewritten)
-                                                : std::string());
-    } else if (result.counts.discarded == 0) {
-        result.outcome = VerifyOutcome::NotReached;
-        result.reason = fmt::format("all {} sampled data blocks still hold the old data: {} "
-                                    "did not discard",
-                                    judged, formatter->program);
-        result.offerBlkdiscard = true;
-    } else {
-        result.outcome = VerifyOutcome::Inconclusive;
-        result.reason = fmt::format("{} of {} sampled blocks were discarded, {} kept the old data",
-                                    result.counts.discarded, judged, result.counts.kept);
-        result.offerBlkdiscard = true;
-    }
+    decideFormat(result, formatter->program);
     if (auto image = labImageOf(root, partition)) {
         std::uint32_t holes = 0, agreements = 0;
         for (std::size_t i = 0; i < samples.size(); ++i) {

@@ -69,6 +69,11 @@ Expected<FormatResult> quickFormat(const std::string& partition, const FormatOpt
                                    const SysfsRoot& root, ProcessRunner& runner,
                                    const FormatProgress& progress = {});
 
+// Pure: the outcome, reason and offerBlkdiscard of a verified format from result.sampled and
+// result.counts; the outcome stays empty when no sampled block held data to judge. program: the
+// formatter, named when it did not discard.
+void decideFormat(FormatResult& result, const std::string& program);
+
 Json toJson(const FormatResult& result);
 
 } // namespace ssdk::maintenance::trim
