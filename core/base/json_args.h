@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -22,5 +23,32 @@ Expected<std::uint64_t> unsignedArg(const Json& args, std::string_view key);
 Expected<std::uint64_t> unsignedArg(const Json& args, std::string_view key, std::uint64_t fallback);
 // true or false; the fallback when absent.
 Expected<bool> boolArg(const Json& args, std::string_view key, bool fallback);
+
+// The first error of several parsed values, or nothing: for a request parsed key by key.
+template <typename... T> std::optional<Error> firstError(const Expected<T>&... values) {
+    std::optional<Error> error;
+    (
+        [&] {
+            if (!error && !values) {
+                error = values.error();
+            }
+        }(),
+        ...);
+    return error;
+}
+
+// A result's JSON (an answer of the helper) read by `read`: not an object, or a value of the
+// wrong type (nlohmann's thrown type error), is a Parse error that names the result (`what`).
+template <typename Read>
+auto readReply(const Json& json, const char* what, Read read) -> decltype(read()) {
+    if (!json.is_object()) {
+        return fail(ErrorCode::Parse, std::string(what) + " must be a JSON object");
+    }
+    try {
+        return read();
+    } catch (const Json::exception& error) {
+        return fail(ErrorCode::Parse, std::string(what) + ": " + error.what());
+    }
+}
 
 } // namespace ssdk

@@ -8,33 +8,6 @@ namespace {
 
 constexpr std::size_t kMaxEnumBytes = 16;
 
-// The first error of several parsed values, or nothing.
-template <typename... T> std::optional<Error> firstError(const Expected<T>&... values) {
-    std::optional<Error> error;
-    (
-        [&] {
-            if (!error && !values) {
-                error = values.error();
-            }
-        }(),
-        ...);
-    return error;
-}
-
-// A result's JSON read by `read`: a thrown type error (a value of the wrong type) becomes a
-// Parse error that names the result.
-template <typename Read>
-auto readReply(const Json& json, const char* what, Read read) -> decltype(read()) {
-    if (!json.is_object()) {
-        return fail(ErrorCode::Parse, std::string(what) + " must be a JSON object");
-    }
-    try {
-        return read();
-    } catch (const Json::exception& error) {
-        return fail(ErrorCode::Parse, std::string(what) + ": " + error.what());
-    }
-}
-
 // {device} and nothing else for disable and flush; with more keys for the others.
 Expected<std::string> deviceArg(const Json& args, std::initializer_list<std::string_view> keys) {
     if (auto checked = requireOnlyKeys(args, keys); !checked) {

@@ -10,20 +10,6 @@ constexpr std::size_t kMaxLayoutBytes = 16;
 constexpr std::uint64_t kDefaultSectorSize = 512;
 constexpr const char* kLayoutEmpty = "empty";
 
-// A result's JSON read by `read`: a thrown type error (a value of the wrong type) becomes a
-// Parse error that names the result.
-template <typename Read>
-auto readReply(const Json& json, const char* what, Read read) -> decltype(read()) {
-    if (!json.is_object()) {
-        return fail(ErrorCode::Parse, std::string(what) + " must be a JSON object");
-    }
-    try {
-        return read();
-    } catch (const Json::exception& error) {
-        return fail(ErrorCode::Parse, std::string(what) + ": " + error.what());
-    }
-}
-
 } // namespace
 
 Json progressEvent(const std::string& text) {

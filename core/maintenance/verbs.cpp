@@ -12,33 +12,6 @@ constexpr std::size_t kMaxEnumBytes = 16;
 constexpr std::size_t kMaxMethodBytes = 40;
 constexpr std::size_t kMaxConfirmBytes = 256;
 
-// The first error of several parsed values, or nothing.
-template <typename... T> std::optional<Error> firstError(const Expected<T>&... values) {
-    std::optional<Error> error;
-    (
-        [&] {
-            if (!error && !values) {
-                error = values.error();
-            }
-        }(),
-        ...);
-    return error;
-}
-
-// A result's JSON read by `read`: a thrown type error (a value of the wrong type) becomes a
-// Parse error that names the result.
-template <typename Read>
-auto readReply(const Json& json, const char* what, Read read) -> decltype(read()) {
-    if (!json.is_object()) {
-        return fail(ErrorCode::Parse, std::string(what) + " must be a JSON object");
-    }
-    try {
-        return read();
-    } catch (const Json::exception& error) {
-        return fail(ErrorCode::Parse, std::string(what) + ": " + error.what());
-    }
-}
-
 // The enum value whose toString() is `text`, among candidates.
 template <typename Enum>
 Expected<Enum> enumField(const Json& json, const char* key, std::initializer_list<Enum> candidates,

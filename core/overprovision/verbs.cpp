@@ -9,20 +9,6 @@ namespace {
 
 constexpr std::size_t kMaxActionBytes = 16;
 
-// A result's JSON read by `read`: a thrown type error (a value of the wrong type) becomes a
-// Parse error that names the result.
-template <typename Read>
-auto readReply(const Json& json, const char* what, Read read) -> decltype(read()) {
-    if (!json.is_object()) {
-        return fail(ErrorCode::Parse, std::string(what) + " must be a JSON object");
-    }
-    try {
-        return read();
-    } catch (const Json::exception& error) {
-        return fail(ErrorCode::Parse, std::string(what) + ": " + error.what());
-    }
-}
-
 // {device} and nothing else, for op.inspect and op.undo.
 Expected<std::string> onlyDeviceArg(const Json& args) {
     if (auto keys = requireOnlyKeys(args, {"device"}); !keys) {

@@ -74,20 +74,6 @@ Expected<void> runOptions(const Json& args, BenchOptions& options) {
     return {};
 }
 
-// A result's JSON read by `read`: a thrown type error (a value of the wrong type) becomes a
-// Parse error that names the result.
-template <typename Read>
-auto readReply(const Json& json, const char* what, Read read) -> decltype(read()) {
-    if (!json.is_object()) {
-        return fail(ErrorCode::Parse, std::string(what) + " must be a JSON object");
-    }
-    try {
-        return read();
-    } catch (const Json::exception& error) {
-        return fail(ErrorCode::Parse, std::string(what) + ": " + error.what());
-    }
-}
-
 } // namespace
 
 Json toJson(const BenchRequest& request) {
