@@ -77,4 +77,19 @@ private:
 // none) makes the bar a busy indicator.
 void showFraction(QProgressBar* bar, double fraction);
 
+// A call of a typed client (CacheClient, SpareAreaClient, MaintenanceClient, …) as a
+// HelperCaller's work: call(client, onEvent) returns the typed reply, which travels on as its
+// JSON (its area's toJson) and is read back typed when the call finished (replyOf).
+template <typename Client, typename Call> HelperCaller::Work clientWork(Call call) {
+    return [call](rpc::Transport& transport,
+                  const rpc::Transport::EventHandler& onEvent) -> Expected<Json> {
+        Client client(transport);
+        auto reply = call(client, onEvent);
+        if (!reply) {
+            return std::unexpected(reply.error());
+        }
+        return toJson(*reply);
+    };
+}
+
 } // namespace ssdk::app

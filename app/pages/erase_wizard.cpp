@@ -180,9 +180,10 @@ EraseWizard::EraseWizard(const device::Device& device, std::shared_ptr<rpc::Tran
 void EraseWizard::probe() {
     const maintenance::EraseProbeRequest request{m_device.path};
     m_runner->run(wizardVerb(maintenance::kVerbEraseProbe),
-                  maintenanceWork([request](maintenance::MaintenanceClient& client, const auto&) {
-                      return client.probeErase(request);
-                  }));
+                  clientWork<maintenance::MaintenanceClient>(
+                      [request](maintenance::MaintenanceClient& client, const auto&) {
+                          return client.probeErase(request);
+                      }));
 }
 
 QString EraseWizard::chosenMethod() const {
@@ -247,10 +248,11 @@ void EraseWizard::askUnfreeze() {
     }
     const maintenance::UnfreezeRequest request{m_device.path};
     if (m_runner->run(wizardVerb(maintenance::kVerbEraseUnfreeze),
-                      maintenanceWork([request](maintenance::MaintenanceClient& client,
-                                                const rpc::Transport::EventHandler& onEvent) {
-                          return client.unfreeze(request, onEvent);
-                      }))) {
+                      clientWork<maintenance::MaintenanceClient>(
+                          [request](maintenance::MaintenanceClient& client,
+                                    const rpc::Transport::EventHandler& onEvent) {
+                              return client.unfreeze(request, onEvent);
+                          }))) {
         m_unfreeze->setEnabled(false);
         m_unfreezeNote->setText(tr("Suspending…"));
         m_unfreezeNote->show();
@@ -275,10 +277,11 @@ void EraseWizard::startErase() {
     const maintenance::EraseRequest request{m_device.path, chosenMethod().toStdString(),
                                             m_confirm->text().toStdString()};
     m_runner->run(wizardVerb(maintenance::kVerbEraseRun),
-                  maintenanceWork([request](maintenance::MaintenanceClient& client,
-                                            const rpc::Transport::EventHandler& onEvent) {
-                      return client.erase(request, onEvent);
-                  }));
+                  clientWork<maintenance::MaintenanceClient>(
+                      [request](maintenance::MaintenanceClient& client,
+                                const rpc::Transport::EventHandler& onEvent) {
+                          return client.erase(request, onEvent);
+                      }));
 }
 
 void EraseWizard::helperFinished(const QString& name, const HelperCaller::Outcome& outcome) {

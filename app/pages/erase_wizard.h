@@ -21,20 +21,6 @@ class QVBoxLayout;
 
 namespace ssdk::app {
 
-// A MaintenanceClient call as a HelperCaller's work (for the Maintenance page and the erase
-// wizard): the typed reply travels on as its JSON, read back typed when the call finished.
-template <typename Call> HelperCaller::Work maintenanceWork(Call call) {
-    return [call](rpc::Transport& transport,
-                  const rpc::Transport::EventHandler& onEvent) -> Expected<Json> {
-        maintenance::MaintenanceClient client(transport);
-        auto reply = call(client, onEvent);
-        if (!reply) {
-            return std::unexpected(reply.error());
-        }
-        return toJson(*reply);
-    };
-}
-
 // The typed reply of a finished HelperCaller call read back with parse, or nothing with why
 // there is none: the call's error, or why its answer could not be read.
 template <typename Parse>

@@ -165,11 +165,11 @@ QWidget* MaintenancePage::buildVerifyBox() {
     m_timerButton->setObjectName(QStringLiteral("maintenance.timerButton"));
     connect(m_timerButton, &QPushButton::clicked, this, [this] {
         const maintenance::TimerRequest request{!m_timerEnabled};
-        if (m_runner->run(
-                maintenanceVerb(maintenance::kVerbTrimTimer),
-                maintenanceWork([request](maintenance::MaintenanceClient& client, const auto&) {
-                    return client.setTimer(request);
-                }))) {
+        if (m_runner->run(maintenanceVerb(maintenance::kVerbTrimTimer),
+                          clientWork<maintenance::MaintenanceClient>(
+                              [request](maintenance::MaintenanceClient& client, const auto&) {
+                                  return client.setTimer(request);
+                              }))) {
             updateButtons();
         }
     });
@@ -330,8 +330,10 @@ void MaintenancePage::updateButtons() {
 void MaintenancePage::runAudit() {
     const maintenance::AuditRequest request{m_auditTarget->currentText().toStdString()};
     if (m_runner->run(maintenanceVerb(maintenance::kVerbTrimAudit),
-                      maintenanceWork([request](maintenance::MaintenanceClient& client,
-                                                const auto&) { return client.audit(request); }))) {
+                      clientWork<maintenance::MaintenanceClient>(
+                          [request](maintenance::MaintenanceClient& client, const auto&) {
+                              return client.audit(request);
+                          }))) {
         m_status->setText(tr("Auditing %1…").arg(m_auditTarget->currentText()));
         m_progress->setRange(0, 0);
         updateButtons();
@@ -342,10 +344,11 @@ void MaintenancePage::runVerify() {
     maintenance::VerifyRequest request{m_mountPoint->currentText().toStdString()};
     request.mode = static_cast<trim::TrimMode>(m_verifyMode->currentData().toInt());
     if (m_runner->run(maintenanceVerb(maintenance::kVerbTrimVerify),
-                      maintenanceWork([request](maintenance::MaintenanceClient& client,
-                                                const rpc::Transport::EventHandler& onEvent) {
-                          return client.verify(request, onEvent);
-                      }))) {
+                      clientWork<maintenance::MaintenanceClient>(
+                          [request](maintenance::MaintenanceClient& client,
+                                    const rpc::Transport::EventHandler& onEvent) {
+                              return client.verify(request, onEvent);
+                          }))) {
         m_verifyResult->setText(tr("Verifying…"));
         m_progress->setRange(0, 1000);
         updateButtons();
@@ -355,10 +358,11 @@ void MaintenancePage::runVerify() {
 void MaintenancePage::runFstrim() {
     const maintenance::FstrimRequest request{m_mountPoint->currentText().toStdString()};
     if (m_runner->run(maintenanceVerb(maintenance::kVerbTrimFstrim),
-                      maintenanceWork([request](maintenance::MaintenanceClient& client,
-                                                const rpc::Transport::EventHandler& onEvent) {
-                          return client.fstrim(request, onEvent);
-                      }))) {
+                      clientWork<maintenance::MaintenanceClient>(
+                          [request](maintenance::MaintenanceClient& client,
+                                    const rpc::Transport::EventHandler& onEvent) {
+                              return client.fstrim(request, onEvent);
+                          }))) {
         m_progress->setRange(0, 1000);
         updateButtons();
     }
@@ -380,10 +384,11 @@ void MaintenancePage::runFormat(bool confirmed) {
         partition.toStdString(), m_fsType->currentText().toStdString(), m_verifyFormat->isChecked(),
         m_discardFirst->isChecked()};
     if (m_runner->run(maintenanceVerb(maintenance::kVerbFormatRun),
-                      maintenanceWork([request](maintenance::MaintenanceClient& client,
-                                                const rpc::Transport::EventHandler& onEvent) {
-                          return client.format(request, onEvent);
-                      }))) {
+                      clientWork<maintenance::MaintenanceClient>(
+                          [request](maintenance::MaintenanceClient& client,
+                                    const rpc::Transport::EventHandler& onEvent) {
+                              return client.format(request, onEvent);
+                          }))) {
         m_formatResult->setText(tr("Formatting…"));
         m_progress->setRange(0, 1000);
         updateButtons();

@@ -43,19 +43,6 @@ QString verbName(const char* verb) {
     return QString::fromLatin1(verb);
 }
 
-// A CacheClient call as the HelperCaller's work; the typed reply travels on as its JSON.
-template <typename Call> HelperCaller::Work clientWork(Call call) {
-    return [call](rpc::Transport& transport,
-                  const rpc::Transport::EventHandler& onEvent) -> Expected<Json> {
-        cachectl::CacheClient client(transport);
-        auto reply = call(client, onEvent);
-        if (!reply) {
-            return std::unexpected(reply.error());
-        }
-        return cachectl::toJson(*reply);
-    };
-}
-
 // The reply's JSON read back typed (parse) and handed to done.
 template <typename Parse, typename Done>
 std::function<Expected<void>(const Json&)> readReply(Parse parse, Done done) {
@@ -260,9 +247,10 @@ void RamCachePage::build(TraceRecordCalls* recordCalls) {
                                                 on ? cachectl::CacheMode::WriteBack
                                                    : cachectl::CacheMode::WriteThrough};
             send({verbName(cachectl::kVerbMode),
-                  clientWork([request](cachectl::CacheClient& client, const auto&) {
-                      return client.setMode(request);
-                  }),
+                  clientWork<cachectl::CacheClient>(
+                      [request](cachectl::CacheClient& client, const auto&) {
+                          return client.setMode(request);
+                      }),
                   readReply(cachectl::recordReplyFromJson, [this](const cachectl::RecordReply&) {
                       changed(tr("Mode changed."));
                   })});
@@ -273,9 +261,10 @@ void RamCachePage::build(TraceRecordCalls* recordCalls) {
             m_flush->setEnabled(false);
             const cachectl::FlushRequest request{active->record.active.plan.origin};
             send({verbName(cachectl::kVerbFlush),
-                  clientWork([request](cachectl::CacheClient& client, const auto&) {
-                      return client.flush(request);
-                  }),
+                  clientWork<cachectl::CacheClient>(
+                      [request](cachectl::CacheClient& client, const auto&) {
+                          return client.flush(request);
+                      }),
                   readReply(cachectl::flushReplyFromJson, [this](const cachectl::FlushReply&) {
                       changed(tr("Flushed: every dirty block is on the drive."));
                   })});
@@ -287,7 +276,8 @@ void RamCachePage::build(TraceRecordCalls* recordCalls) {
 
 void RamCachePage::refresh() {
     send({verbName(cachectl::kVerbProbe),
-          clientWork([](cachectl::CacheClient& client, const auto&) { return client.probe(); }),
+          clientWork<cachectl::CacheClient>(
+              [](cachectl::CacheClient& client, const auto&) { return client.probe(); }),
           readReply(cachectl::probeReplyFromJson,
                     [this](const cachectl::ProbeReply& reply) { applyProbe(reply); })});
     sendStatus();
@@ -295,7 +285,8 @@ void RamCachePage::refresh() {
 
 void RamCachePage::sendStatus() {
     send({verbName(cachectl::kVerbStatus),
-          clientWork([](cachectl::CacheClient& client, const auto&) { return client.status(); }),
+          clientWork<cachectl::CacheClient>(
+              [](cachectl::CacheClient& client, const auto&) { return client.status(); }),
           readReply(cachectl::statusReplyFromJson,
                     [this](const cachectl::StatusReply& reply) { applyStatus(reply); })});
 }
@@ -665,9 +656,10 @@ void RamCachePage::onToggled(bool on) {
     } else if (auto active = activeCache(); active) {
         const cachectl::DisableRequest request{active->record.active.plan.origin};
         send({verbName(cachectl::kVerbDisable),
-              clientWork([request](cachectl::CacheClient& client, const auto&) {
-                  return client.disable(request);
-              }),
+              clientWork<cachectl::CacheClient>(
+                  [request](cachectl::CacheClient& client, const auto&) {
+                      return client.disable(request);
+                  }),
               readReply(cachectl::disableReplyFromJson, [this](const cachectl::DisableReply&) {
                   changed(tr("The cache is off; the partition is as it was."));
               })});
@@ -676,8 +668,8 @@ void RamCachePage::onToggled(bool on) {
 
 void RamCachePage::sendEnable(const cachectl::EnableRequest& request) {
     send({verbName(cachectl::kVerbEnable),
-          clientWork([request](cachectl::CacheClient& client,
-                               const rpc::Transport::EventHandler& onEvent) {
+          clientWork<cachectl::CacheClient>([request](cachectl::CacheClient& client,
+                                                      const rpc::Transport::EventHandler& onEvent) {
               return client.enable(request, onEvent);
           }),
           readReply(cachectl::enableReplyFromJson,
@@ -813,9 +805,10 @@ void RamCachePage::buildSafety(QFormLayout* form) {
         if (auto active = activeCache(); active) {
             const cachectl::PolicyRequest request{active->record.active.plan.origin, on};
             send({verbName(cachectl::kVerbPolicy),
-                  clientWork([request](cachectl::CacheClient& client, const auto&) {
-                      return client.setPolicy(request);
-                  }),
+                  clientWork<cachectl::CacheClient>(
+                      [request](cachectl::CacheClient& client, const auto&) {
+                          return client.setPolicy(request);
+                      }),
                   readReply(cachectl::recordReplyFromJson, [this](const cachectl::RecordReply&) {
                       changed(tr("Power policy saved."));
                   })});

@@ -53,19 +53,6 @@ QString verbName(const char* verb) {
     return QString::fromLatin1(verb);
 }
 
-// A SpareAreaClient call as the HelperCaller's work; the typed reply travels on as its JSON.
-template <typename Call> HelperCaller::Work clientWork(Call call) {
-    return [call](rpc::Transport& transport,
-                  const rpc::Transport::EventHandler& onEvent) -> Expected<Json> {
-        SpareAreaClient client(transport);
-        auto reply = call(client, onEvent);
-        if (!reply) {
-            return std::unexpected(reply.error());
-        }
-        return toJson(*reply);
-    };
-}
-
 } // namespace
 
 SpareAreaPage::SpareAreaPage(bool live, std::shared_ptr<rpc::Transport> helper, QWidget* parent)
@@ -243,7 +230,7 @@ void SpareAreaPage::inspect() {
     }
     const InspectRequest request{m_device->path};
     helper()->run(verbName(kVerbOpInspect),
-                  clientWork([request](SpareAreaClient& client, const auto&) {
+                  clientWork<SpareAreaClient>([request](SpareAreaClient& client, const auto&) {
                       return client.inspect(request);
                   }));
 }
@@ -425,10 +412,11 @@ void SpareAreaPage::startApply(const Plan& planned, bool unmount) {
     setBusy(true, unmount ? tr("Unmounting, shrinking and remounting…") : tr("Applying…"));
     const ApplyRequest request{m_device->path, static_cast<unsigned>(m_slider->value()),
                                planned.partitionPath, unmount};
-    helper()->run(verbName(kVerbOpApply),
-                  clientWork([request](SpareAreaClient& client, const auto& onEvent) {
-                      return client.apply(request, onEvent);
-                  }));
+    helper()->run(
+        verbName(kVerbOpApply),
+        clientWork<SpareAreaClient>([request](SpareAreaClient& client, const auto& onEvent) {
+            return client.apply(request, onEvent);
+        }));
 }
 
 void SpareAreaPage::undo() {
@@ -446,10 +434,11 @@ void SpareAreaPage::undo() {
     }
     setBusy(true, tr("Undoing…"));
     const UndoRequest request{m_device->path};
-    helper()->run(verbName(kVerbOpUndo),
-                  clientWork([request](SpareAreaClient& client, const auto& onEvent) {
-                      return client.undo(request, onEvent);
-                  }));
+    helper()->run(
+        verbName(kVerbOpUndo),
+        clientWork<SpareAreaClient>([request](SpareAreaClient& client, const auto& onEvent) {
+            return client.undo(request, onEvent);
+        }));
 }
 
 void SpareAreaPage::recover(Recovery action) {
@@ -458,10 +447,11 @@ void SpareAreaPage::recover(Recovery action) {
     }
     setBusy(true, action == Recovery::Finish ? tr("Finishing…") : tr("Rolling back…"));
     const RecoverRequest request{m_device->path, action};
-    helper()->run(verbName(kVerbOpRecover),
-                  clientWork([request](SpareAreaClient& client, const auto& onEvent) {
-                      return client.recover(request, onEvent);
-                  }));
+    helper()->run(
+        verbName(kVerbOpRecover),
+        clientWork<SpareAreaClient>([request](SpareAreaClient& client, const auto& onEvent) {
+            return client.recover(request, onEvent);
+        }));
 }
 
 void SpareAreaPage::setBusy(bool busy, const QString& text) {

@@ -146,4 +146,24 @@ void screenshot(QWidget& widget, const char* file) {
     }
 }
 
+bool waitForResult(QSignalSpy& spy, const QString& verb, int ms) {
+    for (int waited = 0; waited < ms; waited += 200) {
+        for (const auto& args : spy) {
+            if (args.at(0).toString() == verb) {
+                return true;
+            }
+        }
+        spy.wait(200);
+    }
+    return false;
+}
+
+device::Device discoverLive(const std::string& path) {
+    const SysfsRoot root;
+    const device::Discovery discovery(root, device::makeSystemFsProber(root));
+    auto device = discovery.find(path);
+    REQUIRE(device);
+    return *device;
+}
+
 } // namespace ssdk::app::test

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include <QApplication>
+#include <QSignalSpy>
 #include <QString>
 #include <QWidget>
 
@@ -40,6 +41,12 @@ template <typename T> T* namedChild(QWidget& parent, const char* area, const cha
 // With SSDK_SCREENSHOT_DIR set (docs/screenshots), saves the widget there as file once the
 // event loop has laid out what was just added to it.
 void screenshot(QWidget& widget, const char* file);
+
+// Waits (up to ms) until a page's resultShown signal, watched by spy, named verb.
+bool waitForResult(QSignalSpy& spy, const QString& verb, int ms = 60000);
+
+// This machine's device at path (a lab drive a test made), discovered as the GUI does.
+device::Device discoverLive(const std::string& path);
 
 } // namespace ssdk::app::test
 

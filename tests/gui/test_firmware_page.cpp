@@ -18,6 +18,7 @@
 
 #include "app/pages/firmware_page.h"
 #include "core/firmware/fwupd.h"
+#include "core/firmware/verbs.h"
 #include "tests/gui/gui_support.h"
 #include "tests/integration/firmware/fwupd_fixture.h"
 #include "tests/support/skip.h"
@@ -44,18 +45,6 @@ Json readJson(const std::string& file) {
 // What ssdkeeperctl --json firmware printed for the QEMU lab's emulated NVMe drive.
 Json qemuNvmeInfo() {
     return readJson(std::string(SSDK_TEST_DATA_DIR) + "/firmware/qemu-nvme-info.json");
-}
-
-bool waitFor(QSignalSpy& spy, const QString& verb, int ms = 60000) {
-    for (int waited = 0; waited < ms; waited += 200) {
-        for (const auto& args : spy) {
-            if (args.at(0).toString() == verb) {
-                return true;
-            }
-        }
-        spy.wait(200);
-    }
-    return false;
 }
 
 } // namespace
@@ -138,7 +127,7 @@ TEST_CASE("a known firmware problem is shown with its source link and the image 
     disk.partitions.clear();
     disk.mounts.clear();
     page.setDevice(&disk);
-    REQUIRE(waitFor(shown, QStringLiteral("firmware.info")));
+    REQUIRE(app::test::waitForResult(shown, firmware::kVerbInfo));
     CHECK_FALSE(child<QCheckBox>(page, "confirmSystemDisk")->isVisibleTo(&page));
     page.showInfo(info);
     const QString issues = child<QLabel>(page, "issues")->text();
@@ -167,7 +156,7 @@ TEST_CASE("the firmware page reads and checks through the real helper") {
     // A drive that does not exist on this machine: the helper refuses it, the page says why.
     const device::Device disk = ssdk::app::test::nvmeSystemDisk();
     page.setDevice(&disk);
-    REQUIRE(waitFor(shown, QStringLiteral("firmware.info")));
+    REQUIRE(app::test::waitForResult(shown, firmware::kVerbInfo));
     CHECK(child<QLabel>(page, "caps")->text().contains(QStringLiteral("could not be read")));
     CHECK(child<QCheckBox>(page, "confirmSystemDisk")->isVisibleTo(&page));
     // Force the flow as if the path were offered: the plan is refused by the helper, and the
@@ -184,7 +173,7 @@ TEST_CASE("the firmware page reads and checks through the real helper") {
     child<QLineEdit>(page, "image")->setText(QStringLiteral("/nonexistent/fw.bin"));
     shown.clear();
     page.startUpdate();
-    REQUIRE(waitFor(shown, QStringLiteral("firmware.plan")));
+    REQUIRE(app::test::waitForResult(shown, firmware::kVerbPlan));
     CHECK(child<QLabel>(page, "updateResult")->text().contains(QStringLiteral("not a readable")));
     // A real image goes to the helper's firmware.plan, which refuses the absent drive.
     QTemporaryFile image;
@@ -194,7 +183,7 @@ TEST_CASE("the firmware page reads and checks through the real helper") {
     child<QLineEdit>(page, "image")->setText(image.fileName());
     shown.clear();
     page.startUpdate();
-    REQUIRE(waitFor(shown, QStringLiteral("firmware.plan")));
+    REQUIRE(app::test::waitForResult(shown, firmware::kVerbPlan));
     const QString text = child<QLabel>(page, "updateResult")->text();
     INFO(text.toStdString());
     CHECK(text.contains(QStringLiteral("Cannot check the update")));
@@ -249,7 +238,7 @@ TEST_CASE("the firmware page lists fwupd's upgrades and installs one with progre
     CHECK(page.fwupdBusy());
     CHECK_FALSE(install->isEnabled());
     CHECK(child<QPushButton>(page, "fwupdCancel")->isEnabled());
-    REQUIRE(waitFor(shown, QStringLiteral("fwupd.install"), 30000));
+    REQUIRE(app::test::waitForResult(shown, QStringLiteral("fwupd.install"), 30000));
     const QString result = child<QLabel>(page, "fwupdResult")->text();
     INFO(result.toStdString());
     CHECK(result.contains(QStringLiteral("now runs 1.2.3 (was 1.2.2)")));

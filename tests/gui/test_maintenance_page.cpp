@@ -18,6 +18,7 @@
 #include "core/device/discovery.h"
 #include "core/lab/lab.h"
 #include "core/maintenance/erase/journal.h"
+#include "core/maintenance/verbs.h"
 #include "tests/gui/gui_support.h"
 #include "tests/integration/maintenance/maintenance_scratch.h"
 #include "tests/support/skip.h"
@@ -29,26 +30,6 @@ namespace {
 
 template <typename T> T* child(QWidget& parent, const char* name) {
     return app::test::namedChild<T>(parent, "maintenance", name);
-}
-
-bool waitFor(QSignalSpy& spy, const QString& verb, int ms = 60000) {
-    for (int waited = 0; waited < ms; waited += 200) {
-        for (const auto& args : spy) {
-            if (args.at(0).toString() == verb) {
-                return true;
-            }
-        }
-        spy.wait(200);
-    }
-    return false;
-}
-
-device::Device discover(const std::string& path) {
-    const SysfsRoot root;
-    const device::Discovery discovery(root, device::makeSystemFsProber(root));
-    auto device = discovery.find(path);
-    REQUIRE(device);
-    return *device;
 }
 
 } // namespace
@@ -123,24 +104,24 @@ TEST_CASE("audit, verify TRIM and erase a lab drive from the page") {
     REQUIRE(drive);
     {
         ssdk::test::MountGuard mount(drive->devicePath + "p1", scratch.dir() / "mnt");
-        const device::Device device = discover(drive->devicePath);
+        const device::Device device = app::test::discoverLive(drive->devicePath);
         MaintenancePage page;
         page.resize(820, 900);
         QSignalSpy shown(&page, &MaintenancePage::resultShown);
         page.setDevice(&device);
-        REQUIRE(waitFor(shown, QStringLiteral("trim.audit")));
+        REQUIRE(app::test::waitForResult(shown, maintenance::kVerbTrimAudit));
         CHECK(child<QTableWidget>(page, "layers")->rowCount() >= 4);
         CHECK(child<QLabel>(page, "verdict")->text().contains(QStringLiteral("reach")));
         page.show();
         app::test::screenshot(page, "maintenance-trim-audit.png");
         page.runVerify();
-        REQUIRE(waitFor(shown, QStringLiteral("trim.verify")));
+        REQUIRE(app::test::waitForResult(shown, maintenance::kVerbTrimVerify));
         const QString verified = child<QLabel>(page, "verifyResult")->text();
         INFO(verified.toStdString());
         CHECK(verified.contains(QStringLiteral("TRIM reached the drive")));
         app::test::screenshot(page, "maintenance-verify-trim.png");
     }
-    const device::Device unmounted = discover(drive->devicePath);
+    const device::Device unmounted = app::test::discoverLive(drive->devicePath);
     EraseWizard wizard(unmounted);
     QSignalSpy probed(&wizard, &EraseWizard::probed);
     wizard.show();
@@ -175,7 +156,7 @@ TEST_CASE("the erase wizard shows an interrupted erase") {
     ssdk::app::test::application();
     const ssdk::test::MaintenanceScratch scratch;
     const auto drive = ssdk::test::makeLabDrive("maint-gui-int", Bytes::mib(256), "gpt-ext4");
-    const device::Device device = discover(drive.devicePath);
+    const device::Device device = app::test::discoverLive(drive.devicePath);
     {
         // Where the helper the wizard starts keeps its journals ($SSDK_PRIVILEGED_STATE_DIR).
         const maintenance::erase::EraseJournalStore store(

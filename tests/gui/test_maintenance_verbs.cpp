@@ -31,28 +31,6 @@ template <typename T> T* pageChild(QWidget& parent, const char* name) {
     return app::test::namedChild<T>(parent, "maintenance", name);
 }
 
-// Waits until the page has shown verb's result (its resultShown signal).
-bool waitForResult(QSignalSpy& spy, const char* verb, int ms = 60000) {
-    const QString name = QString::fromLatin1(verb);
-    for (int waited = 0; waited < ms; waited += 200) {
-        for (const auto& args : spy) {
-            if (args.at(0).toString() == name) {
-                return true;
-            }
-        }
-        spy.wait(200);
-    }
-    return false;
-}
-
-device::Device discoverDrive(const std::string& path) {
-    const SysfsRoot root;
-    const device::Discovery discovery(root, device::makeSystemFsProber(root));
-    auto device = discovery.find(path);
-    REQUIRE(device);
-    return *device;
-}
-
 } // namespace
 
 TEST_CASE("the maintenance page runs the real verbs on a lab drive") {
@@ -66,12 +44,12 @@ TEST_CASE("the maintenance page runs the real verbs on a lab drive") {
     const std::string partition = drive.devicePath + "p1";
     {
         ssdk::test::MountGuard mount(partition, scratch.dir() / "mnt");
-        const device::Device device = discoverDrive(drive.devicePath);
+        const device::Device device = app::test::discoverLive(drive.devicePath);
         MaintenancePage page(transport);
         QSignalSpy shown(&page, &MaintenancePage::resultShown);
         // Selecting the drive audits its mounted filesystem.
         page.setDevice(&device);
-        REQUIRE(waitForResult(shown, maintenance::kVerbTrimAudit));
+        REQUIRE(app::test::waitForResult(shown, maintenance::kVerbTrimAudit));
         auto* layers = pageChild<QTableWidget>(page, "layers");
         REQUIRE(layers->rowCount() >= 3);
         CHECK(layers->item(0, 0)->text() == QLatin1String(maintenance::kAuditFilesystemLayer));
@@ -79,7 +57,7 @@ TEST_CASE("the maintenance page runs the real verbs on a lab drive") {
 
         shown.clear();
         page.runVerify();
-        REQUIRE(waitForResult(shown, maintenance::kVerbTrimVerify));
+        REQUIRE(app::test::waitForResult(shown, maintenance::kVerbTrimVerify));
         const QString verified = pageChild<QLabel>(page, "verifyResult")->text();
         INFO(verified.toStdString());
         CHECK(verified.contains(QStringLiteral("TRIM reached the drive")));
@@ -88,7 +66,7 @@ TEST_CASE("the maintenance page runs the real verbs on a lab drive") {
 
         shown.clear();
         page.runFstrim();
-        REQUIRE(waitForResult(shown, maintenance::kVerbTrimFstrim));
+        REQUIRE(app::test::waitForResult(shown, maintenance::kVerbTrimFstrim));
         const QString trimmed = pageChild<QLabel>(page, "verifyResult")->text();
         INFO(trimmed.toStdString());
         CHECK(trimmed.startsWith(QStringLiteral("fstrim ") +
@@ -100,19 +78,19 @@ TEST_CASE("the maintenance page runs the real verbs on a lab drive") {
     }
 
     // Unmounted, the partition can be formatted: quick format with TRIM verification.
-    const device::Device unmounted = discoverDrive(drive.devicePath);
+    const device::Device unmounted = app::test::discoverLive(drive.devicePath);
     {
         MaintenancePage page(transport);
         QSignalSpy shown(&page, &MaintenancePage::resultShown);
         page.setDevice(&unmounted);
-        REQUIRE(waitForResult(shown, maintenance::kVerbTrimAudit));
+        REQUIRE(app::test::waitForResult(shown, maintenance::kVerbTrimAudit));
         auto* partitions = pageChild<QComboBox>(page, "partition");
         REQUIRE(partitions->findText(QString::fromStdString(partition)) >= 0);
         partitions->setCurrentText(QString::fromStdString(partition));
         pageChild<QComboBox>(page, "fsType")->setCurrentText(QStringLiteral("ext4"));
         shown.clear();
         page.runFormat(true);
-        REQUIRE(waitForResult(shown, maintenance::kVerbFormatRun, 120000));
+        REQUIRE(app::test::waitForResult(shown, maintenance::kVerbFormatRun, 120000));
         const QString formatted = pageChild<QLabel>(page, "formatResult")->text();
         INFO(formatted.toStdString());
         CHECK(formatted.startsWith(QStringLiteral("Formatted ") +
