@@ -18,7 +18,8 @@ Expected<ActiveCache> FakeBackend::enable(const CachePlan& plan) {
     m_calls.push_back("enable " + plan.origin);
     m_tick = 0;
     m_dirty = plan.mode == CacheMode::WriteBack ? 8 * 1024 * 1024 : 0;
-    return ActiveCache{m_name, plan, "/dev/mapper/" + plan.name, Json{{"fake", true}}};
+    return ActiveCache{m_name, plan, m_inPlace ? plan.origin : "/dev/mapper/" + plan.name,
+                       Json{{"fake", true}}};
 }
 
 Expected<void> FakeBackend::disable(const ActiveCache& active) {

@@ -25,6 +25,9 @@ public:
 
     // What was called, in order ("enable /dev/x", "flush", "disable" …).
     std::vector<std::string> calls() const;
+    // Cache the origin in place, its own device staying the cached device (as bcache does for
+    // a /dev/bcacheN backing device), instead of /dev/mapper/<name>.
+    void setCachesInPlace(bool inPlace) { m_inPlace = inPlace; }
 
 private:
     std::string m_name;
@@ -34,6 +37,7 @@ private:
     mutable std::vector<std::string> m_calls;
     mutable std::uint64_t m_tick = 0;
     std::uint64_t m_dirty = 0;
+    bool m_inPlace = false;
 };
 
 } // namespace ssdk::cachectl

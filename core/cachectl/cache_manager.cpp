@@ -294,7 +294,13 @@ Expected<void> CacheManager::disable(const std::string& device) {
     // A boot cache's filesystem goes back only where it was mounted from the cache; an applied
     // one where it was mounted before.
     const bool mountBack = record->boot ? cachedMount.has_value() : true;
-    if (mountBack && record->mount && !m_env.mountOf(active.plan.origin)) {
+    // Decided before anything ran: the origin counts as mounted only through another mount
+    // than the cached device's, which the first job unmounts (bcache caches a /dev/bcacheN
+    // in place: origin and cached device are one device).
+    const auto originMount = m_env.mountOf(active.plan.origin);
+    const bool originMountedElsewhere =
+        originMount && !(cachedMount && originMount->mountPoint == cachedMount->mountPoint);
+    if (mountBack && record->mount && !originMountedElsewhere) {
         const device::MountTarget origin{active.plan.origin, record->mount->mountPoint,
                                          record->mount->fsType, record->mount->options};
         jobs.push_back(device::makeRemountJob([origin] { return origin; }, mounter()));

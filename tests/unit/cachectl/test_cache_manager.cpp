@@ -135,6 +135,36 @@ TEST_CASE("a mounted filesystem moves onto the cache only when applied now, and 
           std::vector<std::string>{"enable /dev/labx1", "flush", "disable /dev/labx1"});
 }
 
+TEST_CASE("a cache stacked in place (bcache) is unmounted, torn down and mounted back",
+          "[cache-manager]") {
+    Setup setup;
+    setup.fake->setCachesInPlace(true);
+    setup.host.file("/proc/self/mountinfo", kMounted);
+    setup.host.runner.expect({"umount", "/mnt/lab data"}, ok());
+    setup.host.runner.expect({"mount", "-t", "ext4", "-o",
+                              "rw,relatime,errors=remount-ro,nosuid,nodev", "/dev/labx1",
+                              "/mnt/lab data"},
+                             ok());
+    auto record = setup.manager().enable("fake", labPlan(), true);
+    REQUIRE(record);
+    CHECK(record->active.cachedDevice == "/dev/labx1");
+
+    // The origin is mounted now, but through the cached device, which disabling unmounts:
+    // it is mounted back all the same.
+    setup.host.runner.expect({"umount", "/mnt/lab data"}, ok());
+    setup.host.runner.expect({"mount", "-t", "ext4", "-o",
+                              "rw,relatime,errors=remount-ro,nosuid,nodev", "/dev/labx1",
+                              "/mnt/lab data"},
+                             ok());
+    REQUIRE(setup.manager().disable("/dev/labx1"));
+    std::vector<std::string> commands;
+    for (const auto& request : setup.host.runner.requests()) {
+        commands.push_back(request.argv[0] + " " + request.argv.back());
+    }
+    CHECK(commands == std::vector<std::string>{"umount /mnt/lab data", "mount /mnt/lab data",
+                                               "umount /mnt/lab data", "mount /mnt/lab data"});
+}
+
 TEST_CASE("a cache that cannot be mounted is torn down and the origin mounted back",
           "[cache-manager]") {
     Setup setup;
