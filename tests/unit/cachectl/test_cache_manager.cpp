@@ -38,6 +38,23 @@ struct Setup {
     CacheManager manager() { return CacheManager(registry, host.env, state); }
 };
 
+// The umount/mount commands run so far, as "umount /mnt/lab data" / "mount /mnt/lab data".
+std::vector<std::string> commandsRun(Setup& setup) {
+    std::vector<std::string> commands;
+    for (const auto& request : setup.host.runner.requests()) {
+        commands.push_back(request.argv[0] + " " + request.argv.back());
+    }
+    return commands;
+}
+
+// The mount of device at /mnt/lab data with the lab filesystem's options, answered ok.
+void expectMount(Setup& setup, const std::string& device) {
+    setup.host.runner.expect({"mount", "-t", "ext4", "-o",
+                              "rw,relatime,errors=remount-ro,nosuid,nodev", device,
+                              "/mnt/lab data"},
+                             ok());
+}
+
 const std::string kMounted =
     "36 25 7:1 / /mnt/lab\\040data rw,relatime shared:1 - ext4 /dev/labx1 rw,errors=remount-ro\n";
 const std::string kCachedMounted = "36 25 253:0 / /mnt/lab\\040data rw,relatime shared:1 - ext4 "
@@ -110,27 +127,18 @@ TEST_CASE("a mounted filesystem moves onto the cache only when applied now, and 
     CHECK(setup.fake->calls().empty());
 
     setup.host.runner.expect({"umount", "/mnt/lab data"}, ok());
-    setup.host.runner.expect({"mount", "-t", "ext4", "-o",
-                              "rw,relatime,errors=remount-ro,nosuid,nodev",
-                              "/dev/mapper/ssdk-labx1", "/mnt/lab data"},
-                             ok());
+    expectMount(setup, "/dev/mapper/ssdk-labx1");
     auto record = manager.enable("fake", labPlan(), true);
     REQUIRE(record);
     REQUIRE(record->mount);
     CHECK(record->mount->mountPoint == "/mnt/lab data");
 
     setup.host.file("/proc/self/mountinfo", kCachedMounted);
-    setup.host.runner.expect({"mount", "-t", "ext4", "-o",
-                              "rw,relatime,errors=remount-ro,nosuid,nodev", "/dev/labx1",
-                              "/mnt/lab data"},
-                             ok());
+    expectMount(setup, "/dev/labx1");
     REQUIRE(setup.manager().disable("/dev/labx1"));
-    std::vector<std::string> commands;
-    for (const auto& request : setup.host.runner.requests()) {
-        commands.push_back(request.argv[0] + " " + request.argv.back());
-    }
-    CHECK(commands == std::vector<std::string>{"umount /mnt/lab data", "mount /mnt/lab data",
-                                               "umount /mnt/lab data", "mount /mnt/lab data"});
+    CHECK(commandsRun(setup) ==
+          std::vector<std::string>{"umount /mnt/lab data", "mount /mnt/lab data",
+                                   "umount /mnt/lab data", "mount /mnt/lab data"});
     CHECK(setup.fake->calls() ==
           std::vector<std::string>{"enable /dev/labx1", "flush", "disable /dev/labx1"});
 }
@@ -141,10 +149,7 @@ TEST_CASE("a cache stacked in place (bcache) is unmounted, torn down and mounted
     setup.fake->setCachesInPlace(true);
     setup.host.file("/proc/self/mountinfo", kMounted);
     setup.host.runner.expect({"umount", "/mnt/lab data"}, ok());
-    setup.host.runner.expect({"mount", "-t", "ext4", "-o",
-                              "rw,relatime,errors=remount-ro,nosuid,nodev", "/dev/labx1",
-                              "/mnt/lab data"},
-                             ok());
+    expectMount(setup, "/dev/labx1");
     auto record = setup.manager().enable("fake", labPlan(), true);
     REQUIRE(record);
     CHECK(record->active.cachedDevice == "/dev/labx1");
@@ -152,17 +157,11 @@ TEST_CASE("a cache stacked in place (bcache) is unmounted, torn down and mounted
     // The origin is mounted now, but through the cached device, which disabling unmounts:
     // it is mounted back all the same.
     setup.host.runner.expect({"umount", "/mnt/lab data"}, ok());
-    setup.host.runner.expect({"mount", "-t", "ext4", "-o",
-                              "rw,relatime,errors=remount-ro,nosuid,nodev", "/dev/labx1",
-                              "/mnt/lab data"},
-                             ok());
+    expectMount(setup, "/dev/labx1");
     REQUIRE(setup.manager().disable("/dev/labx1"));
-    std::vector<std::string> commands;
-    for (const auto& request : setup.host.runner.requests()) {
-        commands.push_back(request.argv[0] + " " + request.argv.back());
-    }
-    CHECK(commands == std::vector<std::string>{"umount /mnt/lab data", "mount /mnt/lab data",
-                                               "umount /mnt/lab data", "mount /mnt/lab data"});
+    CHECK(commandsRun(setup) ==
+          std::vector<std::string>{"umount /mnt/lab data", "mount /mnt/lab data",
+                                   "umount /mnt/lab data", "mount /mnt/lab data"});
 }
 
 TEST_CASE("a cache that cannot be mounted is torn down and the origin mounted back",
@@ -174,10 +173,7 @@ TEST_CASE("a cache that cannot be mounted is torn down and the origin mounted ba
                               "rw,relatime,errors=remount-ro,nosuid,nodev",
                               "/dev/mapper/ssdk-labx1", "/mnt/lab data"},
                              failed(32, "mount: wrong fs type\n"));
-    setup.host.runner.expect({"mount", "-t", "ext4", "-o",
-                              "rw,relatime,errors=remount-ro,nosuid,nodev", "/dev/labx1",
-                              "/mnt/lab data"},
-                             ok());
+    expectMount(setup, "/dev/labx1");
     auto manager = setup.manager();
     auto record = manager.enable("fake", labPlan(), true);
     REQUIRE_FALSE(record);
