@@ -86,6 +86,14 @@ Expected<std::vector<std::uint64_t>> parseBlktrace(std::string_view bytes) {
                     fmt::format("blktrace record {} (byte {}): {}", index, start, what));
     };
     while (offset < bytes.size()) {
+        // Zero bytes where a record would start are relay padding: the rest of a per-CPU
+        // sub-buffer the kernel switched away from (BLKTRACESTOP flushes the buffers), which
+        // blktrace's stream (-o -) can pass on when it reads around the switch. No record
+        // begins with a zero byte (its magic's low byte is the version, its high byte 0x65).
+        offset = std::min(bytes.find_first_not_of('\0', offset), bytes.size());
+        if (offset == bytes.size()) {
+            break;
+        }
         ++index;
         start = offset;
         if (bytes.size() - offset < kRecordBytes) {

@@ -4,7 +4,10 @@
 // references are replayed in the order of the records' timestamps, as blkparse orders them
 // across CPUs. Each record is struct blk_io_trace
 // (include/uapi/linux/blktrace_api.h: 48 bytes, then pdu_len bytes of payload), in the byte
-// order of the machine that recorded it; both orders are read.
+// order of the machine that recorded it; both orders are read. Runs of zero bytes between or
+// after records are skipped: they are the padding of the kernel's relay sub-buffers, which a
+// stream captured with `blktrace -o -` can hold (seen in the lab: 512 KiB of it after the
+// records, from a read that crossed the sub-buffer switch BLKTRACESTOP makes).
 //
 // A reference is each read or write as it was queued (the Q action: what a cache in front of
 // the device sees, before the block layer merges or splits requests, as with `ssdkeeperctl

@@ -44,7 +44,13 @@ out=$(lab_run '
         echo "$line"
         if [ "$line" != "[\"replay\",10,3,7,null]" ]; then
             echo "ssdkeeperctl said: $result"
-            [ "$1" = - ] || { ls -l "$1"; od -A d -t x1 "$1" | head -8; }
+            [ "$1" = - ] || {
+                ls -l "$1"
+                od -A d -t x1 "$1" | head -8
+                # Around the byte the error names.
+                at=$(echo "$result" | grep -o "(byte [0-9]*)" | grep -o "[0-9][0-9]*" | head -1)
+                [ -z "$at" ] || od -A d -t x1 -j $((at > 64 ? at - 64 : 0)) -N 192 "$1"
+            }
         fi
     }
     traced -o - >"$work/stream.bin"

@@ -78,6 +78,35 @@ TEST_CASE("blktrace: payloads are skipped, cgroup-tagged events count", "[cachec
     CHECK(*refs == std::vector<std::uint64_t>{1, 0, 1});
 }
 
+TEST_CASE("blktrace: relay padding (zero bytes) between and after records is skipped",
+          "[cachectl][trace]") {
+    const std::string read8 =
+        encodeBlkRecord({.timeNs = 1, .sector = 8, .bytes = 4096, .action = blk::kQueuedRead});
+    const std::string read16 =
+        encodeBlkRecord({.timeNs = 2, .sector = 16, .bytes = 4096, .action = blk::kQueuedRead});
+    // What a lab capture held: the records, then a sub-buffer's padding (512 KiB less 32).
+    auto trailing = parseBlktrace(read8 + read16 + std::string(524256, '\0'));
+    REQUIRE(trailing);
+    CHECK(*trailing == std::vector<std::uint64_t>{1, 2});
+    // Padding of any length (not a multiple of a record) between two CPUs' records.
+    for (const std::size_t gap : {1UL, 47UL, 48UL, 4000UL}) {
+        INFO("gap " << gap);
+        auto between = parseBlktrace(read8 + std::string(gap, '\0') + read16);
+        REQUIRE(between);
+        CHECK(*between == std::vector<std::uint64_t>{1, 2});
+    }
+    for (const bool swapped : {false, true}) {
+        INFO("swapped " << swapped);
+        auto refs = parseBlktrace(std::string(100, '\0') + mixedStream(swapped));
+        REQUIRE(refs);
+        CHECK(*refs == kMixedRefs);
+    }
+    // After padding, what follows must still be a record.
+    auto garbage = parseBlktrace(read8 + std::string(10, '\0') + std::string(48, 'x'));
+    REQUIRE_FALSE(garbage);
+    CHECK(garbage.error().describe().find("record 2 (byte 58)") != std::string::npos);
+}
+
 TEST_CASE("blktrace: bad streams are refused with the record and offset", "[cachectl][trace]") {
     const std::string good =
         encodeBlkRecord({.sector = 8, .bytes = 4096, .action = blk::kQueuedRead});
