@@ -1,5 +1,7 @@
 #include "core/base/job.h"
 
+#include <fmt/format.h>
+
 #include "core/base/log.h"
 
 namespace ssdk {
@@ -59,6 +61,42 @@ Expected<JobState> jobStateFromString(std::string_view text) {
         }
     }
     return fail(ErrorCode::Parse, "unknown job state \"" + std::string(text) + "\"");
+}
+
+Json jobStatesToJson(std::span<const std::string_view> names, std::span<const JobState> states) {
+    Json json = Json::array();
+    for (std::size_t i = 0; i < names.size() && i < states.size(); ++i) {
+        json.push_back(Json{{"name", names[i]}, {"state", toString(states[i])}});
+    }
+    return json;
+}
+
+Expected<std::vector<JobState>> jobStatesFromJson(const Json& json,
+                                                  std::span<const std::string_view> names) {
+    if (!json.is_array() || json.size() != names.size()) {
+        return fail(ErrorCode::Parse,
+                    fmt::format("expected the states of its {} steps", names.size()));
+    }
+    std::vector<JobState> states;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const Json& entry = json[i];
+        const auto name = entry.is_object() ? entry.find("name") : entry.end();
+        const auto state = entry.is_object() ? entry.find("state") : entry.end();
+        if (name == entry.end() || !name->is_string() || state == entry.end() ||
+            !state->is_string()) {
+            return fail(ErrorCode::Parse, fmt::format("step {} is not {{name, state}}", i + 1));
+        }
+        if (name->get<std::string>() != names[i]) {
+            return fail(ErrorCode::Parse, fmt::format("unexpected step \"{}\" where \"{}\" belongs",
+                                                      name->get<std::string>(), names[i]));
+        }
+        auto parsed = jobStateFromString(state->get<std::string>());
+        if (!parsed) {
+            return std::unexpected(parsed.error());
+        }
+        states.push_back(*parsed);
+    }
+    return states;
 }
 
 Expected<void> runJobs(std::span<const std::unique_ptr<Job>> jobs, std::span<JobState> states,

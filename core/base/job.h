@@ -6,8 +6,10 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/base/error.h"
+#include "core/base/json.h"
 
 namespace ssdk {
 
@@ -15,6 +17,14 @@ namespace ssdk {
 enum class JobState { Pending, Started, Done };
 std::string_view toString(JobState state);
 Expected<JobState> jobStateFromString(std::string_view text);
+
+// How a journal records its jobs, in order: [{"name": "unmount", "state": "done"}, ...].
+// `names` and `states` have one entry per job.
+Json jobStatesToJson(std::span<const std::string_view> names, std::span<const JobState> states);
+// Reads that record back: a Parse error unless it lists exactly `names`, in order, each with a
+// known state.
+Expected<std::vector<JobState>> jobStatesFromJson(const Json& json,
+                                                  std::span<const std::string_view> names);
 
 // One step of a long or destructive Operation (DESIGN.md: "an Operation of Jobs"): it says what
 // it is about to do and does it. run() must be safe to repeat: after a crash, a job that was

@@ -152,9 +152,11 @@ Journal journalToRollBack(const Journal& pending, const std::string& backupName)
 }
 
 Json toJson(const Journal& journal) {
-    Json steps = Json::array();
+    std::vector<std::string_view> names;
+    std::vector<JobState> states;
     for (const auto& step : journal.steps) {
-        steps.push_back(Json{{"name", toString(step.step)}, {"state", toString(step.state)}});
+        names.push_back(toString(step.step));
+        states.push_back(step.state);
     }
     return Json{{"version", journal.version},
                 {"device_id", journal.deviceId},
@@ -174,7 +176,7 @@ Json toJson(const Journal& journal) {
                 {"from_filesystem_size", journal.fromFilesystemSize.value},
                 {"to_filesystem_size", journal.toFilesystemSize.value},
                 {"table_backup", journal.tableBackup},
-                {"steps", std::move(steps)},
+                {"steps", jobStatesToJson(names, states)},
                 {"last_error", journal.lastError}};
 }
 
@@ -235,20 +237,18 @@ Expected<Journal> journalFromJson(const Json& json) {
         }
         journal.lastError = json.value("last_error", "");
         const auto expected = stepsFor(journal.direction, !journal.remountPoint.empty());
-        const auto& steps = json.at("steps");
-        if (!steps.is_array() || steps.size() != expected.size()) {
-            return fail(ErrorCode::Parse, "journal: the steps do not match its direction");
+        std::vector<std::string_view> names;
+        for (const auto& step : expected) {
+            names.push_back(toString(step.step));
         }
-        for (std::size_t i = 0; i < steps.size(); ++i) {
-            auto state = jobStateFromString(steps[i].at("state").get<std::string>());
-            if (!state) {
-                return std::unexpected(Error(state.error()).addContext("journal"));
-            }
-            if (steps[i].at("name").get<std::string>() != toString(expected[i].step)) {
-                return fail(ErrorCode::Parse, "journal: unexpected step \"" +
-                                                  steps[i].at("name").get<std::string>() + "\"");
-            }
-            journal.steps.push_back({expected[i].step, *state});
+        auto states = jobStatesFromJson(json.at("steps"), names);
+        if (!states) {
+            return std::unexpected(Error(states.error())
+                                       .addContext("journal: the steps of a " +
+                                                   std::string(toString(journal.direction))));
+        }
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            journal.steps.push_back({expected[i].step, (*states)[i]});
         }
         return journal;
     } catch (const Json::exception& error) {

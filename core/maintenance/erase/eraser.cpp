@@ -343,6 +343,36 @@ Verification judge(const std::vector<SpreadSample>& before, const std::vector<Sp
     return v;
 }
 
+namespace {
+
+// The method's commands, start to finish.
+Expected<void> runMethod(const device::Device& device, Method method,
+                         const TransportFactory& factory, const EraseProgress& progress,
+                         EraseJournalStore::Active* journal) {
+    switch (method) {
+    case Method::BlkSecDiscard:
+        return commandOverRanges(device.path, secureDiscardRange, "BLKSECDISCARD", 1ULL << 30,
+                                 progress);
+    case Method::BlkDiscard:
+        return commandOverRanges(device.path, discardRange, "BLKDISCARD", 1ULL << 30, progress);
+    case Method::BlkZeroOut:
+        return commandOverRanges(device.path, zeroOutRange, "BLKZEROOUT", 256ULL << 20, progress);
+    case Method::AtaSanitizeCrypto:
+    case Method::AtaSanitizeBlock:
+    case Method::AtaSecurityEraseEnhanced:
+    case Method::AtaSecurityErase:
+        return runAta(device, method, factory, progress, journal);
+    case Method::NvmeSanitizeCrypto:
+    case Method::NvmeSanitizeBlock:
+    case Method::NvmeFormatCrypto:
+    case Method::NvmeFormatUserData:
+        return runNvme(device, method, factory, progress);
+    }
+    return fail(ErrorCode::InvalidArgument, "unknown erase method");
+}
+
+} // namespace
+
 Expected<EraseCertificate> eraseDevice(const device::Device& device, Method method,
                                        const TransportFactory& factory,
                                        const EraseProgress& outerProgress,
@@ -358,104 +388,102 @@ Expected<EraseCertificate> eraseDevice(const device::Device& device, Method meth
     cert.sizeBytes = device.size.value;
     std::random_device entropy;
     const std::uint64_t seed = (std::uint64_t{entropy()} << 32) | entropy();
-    if (outerProgress) {
-        outerProgress(0.02, "reading a spread of blocks before the erase");
-    }
-    auto before = sampleSpread(device.path, kSpreadSamples, seed);
-    if (!before) {
-        return std::unexpected(before.error());
-    }
-    cert.started = utcTimestampNow();
-    // From here on the drive's contents are undefined until the erase completes: the journal
-    // says so first, then follows every step.
-    if (auto saved = record(journal,
-                            [&](EraseJournal& j) {
-                                j.method = cert.method;
-                                j.state = EraseState::Running;
-                                j.started = cert.started;
-                                j.fraction = 0.05;
-                                j.step = "erasing with " + cert.method;
-                            });
-        !saved) {
-        return std::unexpected(Error(saved.error()).addContext("writing the erase journal"));
-    }
-    const EraseProgress progress = [&](double fraction, const std::string& step) {
-        if (auto saved = record(journal,
-                                [&](EraseJournal& j) {
-                                    j.fraction = fraction;
-                                    j.step = step;
-                                });
-            !saved) {
+    // Once the first command may have reached the drive, a journal that cannot be written is
+    // only logged: stopping then helps nobody.
+    bool touched = false;
+    const auto logOrFail = [&](Expected<void> saved) -> Expected<void> {
+        if (!saved && touched) {
             log::get("maintenance")->error("erase journal: {}", saved.error().describe());
+            return {};
         }
+        return saved;
+    };
+    const EraseProgress progress = [&](double fraction, const std::string& step) {
+        (void)logOrFail(record(journal, [&](EraseJournal& j) {
+            j.fraction = fraction;
+            j.step = step;
+        }));
         if (outerProgress) {
             outerProgress(fraction, step);
         }
     };
-    const auto start = std::chrono::steady_clock::now();
-    log::get("maintenance")->warn("erasing {} with {}", device.path, cert.method);
-    Expected<void> erased;
-    switch (method) {
-    case Method::BlkSecDiscard:
-        erased = commandOverRanges(device.path, secureDiscardRange, "BLKSECDISCARD", 1ULL << 30,
-                                   progress);
-        break;
-    case Method::BlkDiscard:
-        erased = commandOverRanges(device.path, discardRange, "BLKDISCARD", 1ULL << 30, progress);
-        break;
-    case Method::BlkZeroOut:
-        erased = commandOverRanges(device.path, zeroOutRange, "BLKZEROOUT", 256ULL << 20, progress);
-        break;
-    case Method::AtaSanitizeCrypto:
-    case Method::AtaSanitizeBlock:
-    case Method::AtaSecurityEraseEnhanced:
-    case Method::AtaSecurityErase:
-        erased = runAta(device, method, factory, progress, journal);
-        break;
-    case Method::NvmeSanitizeCrypto:
-    case Method::NvmeSanitizeBlock:
-    case Method::NvmeFormatCrypto:
-    case Method::NvmeFormatUserData:
-        erased = runNvme(device, method, factory, progress);
-        break;
-    }
-    if (!erased) {
-        Error error =
-            Error(erased.error()).addContext("erasing " + device.path + " with " + cert.method);
+
+    std::vector<SpreadSample> before;
+    std::chrono::steady_clock::time_point start;
+    std::vector<std::unique_ptr<Job>> jobs;
+    jobs.push_back(
+        functionJob(std::string(kJobSampleBefore), "Reading a spread of blocks before the erase",
+                    [&]() -> Expected<void> {
+                        if (outerProgress) {
+                            outerProgress(0.02, "reading a spread of blocks before the erase");
+                        }
+                        auto sampled = sampleSpread(device.path, kSpreadSamples, seed);
+                        if (!sampled) {
+                            return std::unexpected(sampled.error());
+                        }
+                        before = std::move(*sampled);
+                        return {};
+                    }));
+    jobs.push_back(functionJob(
+        std::string(kJobErase), "erasing " + device.path + " with " + cert.method,
+        [&]() -> Expected<void> {
+            cert.started = utcTimestampNow();
+            // From here on the drive's contents are undefined until the erase completes: the
+            // journal says so first, then follows every step.
+            if (auto saved = record(journal,
+                                    [&](EraseJournal& j) {
+                                        j.method = cert.method;
+                                        j.state = EraseState::Running;
+                                        j.started = cert.started;
+                                        j.fraction = 0.05;
+                                        j.step = "erasing with " + cert.method;
+                                    });
+                !saved) {
+                return std::unexpected(
+                    Error(saved.error()).addContext("writing the erase journal"));
+            }
+            touched = true;
+            start = std::chrono::steady_clock::now();
+            log::get("maintenance")->warn("erasing {} with {}", device.path, cert.method);
+            return runMethod(device, method, factory, progress, journal);
+        }));
+    jobs.push_back(functionJob(
+        std::string(kJobVerify), "Verifying: reading the same spread of blocks",
+        [&]() -> Expected<void> {
+            cert.finished = utcTimestampNow();
+            cert.seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            progress(0.95, "verifying: reading the same spread of blocks");
+            auto after = sampleSpread(device.path, kSpreadSamples, seed);
+            if (!after) {
+                return std::unexpected(
+                    Error(after.error())
+                        .addContext("the erase ran but reading the drive back failed"));
+            }
+            cert.verification = judge(before, *after, method);
+            return {};
+        }));
+
+    std::array<JobState, kEraseJobCount> states{};
+    const auto recordStates = [&]() {
+        return logOrFail(record(journal, [&](EraseJournal& j) { j.jobs = states; }));
+    };
+    if (auto ran = runJobs(jobs, states, recordStates, {}, "maintenance"); !ran) {
         (void)record(journal, [&](EraseJournal& j) {
             j.state = EraseState::Failed;
-            j.error = error.describe();
+            j.error = ran.error().describe();
         });
-        return std::unexpected(std::move(error));
+        return std::unexpected(ran.error());
     }
-    cert.finished = utcTimestampNow();
-    cert.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (progress) {
-        progress(0.95, "verifying: reading the same spread of blocks");
-    }
-    auto after = sampleSpread(device.path, kSpreadSamples, seed);
-    if (!after) {
-        (void)record(journal, [&](EraseJournal& j) {
-            j.state = EraseState::Failed;
-            j.error =
-                "the erase ran but reading the drive back failed: " + after.error().describe();
-        });
-        return std::unexpected(after.error());
-    }
-    cert.verification = judge(*before, *after, method);
-    if (auto saved = record(journal,
-                            [&](EraseJournal& j) {
-                                j.state = EraseState::Completed;
-                                j.finished = cert.finished;
-                                j.fraction = 1.0;
-                                j.step = cert.verification.summary;
-                                j.verified = cert.verification.passed;
-                            });
-        !saved) {
-        log::get("maintenance")->error("erase journal: {}", saved.error().describe());
-    }
-    if (progress) {
-        progress(1.0, "done");
+    (void)logOrFail(record(journal, [&](EraseJournal& j) {
+        j.state = EraseState::Completed;
+        j.finished = cert.finished;
+        j.fraction = 1.0;
+        j.step = cert.verification.summary;
+        j.verified = cert.verification.passed;
+    }));
+    if (outerProgress) {
+        outerProgress(1.0, "done");
     }
     return cert;
 }

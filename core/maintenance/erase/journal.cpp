@@ -1,5 +1,6 @@
 #include "core/maintenance/erase/journal.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "core/device/drive_key.h"
@@ -33,13 +34,23 @@ std::string_view toString(EraseState state) {
 }
 
 Json toJson(const EraseJournal& j) {
-    return Json{
-        {"version", j.version},  {"device_id", j.deviceId},    {"device", j.devicePath},
-        {"model", j.model},      {"serial", j.serial},         {"size", j.sizeBytes},
-        {"method", j.method},    {"state", toString(j.state)}, {"started", j.started},
-        {"updated", j.updated},  {"finished", j.finished},     {"fraction", j.fraction},
-        {"step", j.step},        {"error", j.error},           {"ata_password", j.ataPassword},
-        {"verified", j.verified}};
+    return Json{{"version", j.version},
+                {"device_id", j.deviceId},
+                {"device", j.devicePath},
+                {"model", j.model},
+                {"serial", j.serial},
+                {"size", j.sizeBytes},
+                {"method", j.method},
+                {"state", toString(j.state)},
+                {"started", j.started},
+                {"updated", j.updated},
+                {"finished", j.finished},
+                {"fraction", j.fraction},
+                {"step", j.step},
+                {"error", j.error},
+                {"ata_password", j.ataPassword},
+                {"verified", j.verified},
+                {"steps", jobStatesToJson(kEraseJobs, j.jobs)}};
 }
 
 Expected<EraseJournal> eraseJournalFromJson(const Json& json) {
@@ -81,6 +92,13 @@ Expected<EraseJournal> eraseJournalFromJson(const Json& json) {
         j.error = json.value("error", "");
         j.ataPassword = json.value("ata_password", "");
         j.verified = json.value("verified", false);
+        if (const auto steps = json.find("steps"); steps != json.end()) {
+            auto states = jobStatesFromJson(*steps, kEraseJobs);
+            if (!states) {
+                return std::unexpected(Error(states.error()).addContext("erase journal"));
+            }
+            std::ranges::copy(*states, j.jobs.begin());
+        }
     } catch (const Json::exception& e) {
         return fail(ErrorCode::Parse, std::string("erase journal: ") + e.what());
     }
@@ -91,11 +109,16 @@ Expected<EraseJournal> eraseJournalFromJson(const Json& json) {
 }
 
 std::string interruptedMessage(const EraseJournal& j) {
+    const auto erased = std::ranges::find(kEraseJobs, kJobErase) - std::begin(kEraseJobs);
+    const bool eraseFinished = j.jobs[static_cast<std::size_t>(erased)] == JobState::Done;
     std::string message = fmt::format(
-        "an erase of {} ({}, {}) with {} was interrupted at {} ({:.0f}%: {}): the drive's "
-        "contents are undefined; run the erase again",
+        "an erase of {} ({}, {}) with {} was interrupted at {} ({:.0f}%: {}): {}; run the erase "
+        "again",
         j.serial.empty() ? j.deviceId : j.serial, j.model.empty() ? "no model" : j.model,
-        j.devicePath, j.method, j.updated, j.fraction * 100, j.step);
+        j.devicePath, j.method, j.updated, j.fraction * 100, j.step,
+        eraseFinished ? "the erase itself had finished, its verification had not, so nothing "
+                        "proves it"
+                      : "the drive's contents are undefined");
     if (!j.ataPassword.empty()) {
         message += fmt::format(" (the drive may still hold the temporary ATA user password "
                                "'{}': running the erase again uses it)",

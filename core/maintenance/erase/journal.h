@@ -7,6 +7,7 @@
 // same drive completes. Every method can be run again from the start; an ATA security erase
 // records its temporary password so a re-run (or the user) can still clear it.
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -14,12 +15,23 @@
 #include <utility>
 
 #include "core/base/error.h"
+#include "core/base/job.h"
 #include "core/base/json.h"
 #include "core/base/state_store.h"
 #include "core/base/unique_fd.h"
 #include "core/device/device.h"
 
 namespace ssdk::maintenance::erase {
+
+// An erase is an Operation of three Jobs (eraser.h), in this order: reading a spread of blocks
+// before, the erase itself, and reading the same blocks back to verify it. The journal records
+// how far each got; an interrupted erase is always run again from the start, but whether the
+// erase job itself had finished is what the user is told.
+inline constexpr std::string_view kJobSampleBefore = "sample-before";
+inline constexpr std::string_view kJobErase = "erase";
+inline constexpr std::string_view kJobVerify = "verify";
+inline constexpr std::string_view kEraseJobs[] = {kJobSampleBefore, kJobErase, kJobVerify};
+inline constexpr std::size_t kEraseJobCount = std::size(kEraseJobs);
 
 // Where an erase is: running (or interrupted, when nobody holds its lock), completed or failed.
 enum class EraseState { Running, Completed, Failed };
@@ -38,6 +50,9 @@ struct EraseJournal {
     std::string error;       // why a failed erase stopped
     std::string ataPassword; // the temporary ATA user password while it may be set
     bool verified = false;   // completed: did the verification pass
+    // How far each of kEraseJobs got ("steps": [{name, state}], as the spare area journal
+    // has them; all pending in a journal written before erases were journaled job by job).
+    std::array<JobState, kEraseJobCount> jobs{};
 };
 
 // A journal for an erase about to start.

@@ -395,6 +395,12 @@ TEST_CASE("a helper killed mid-erase leaves a journal that probe and the CLI rep
                                             "erase again"));
     CHECK(probe["result"]["last_erase"]["state"] == "running");
     CHECK(probe["result"]["erase_running"] == false);
+    // The journal says which of the erase's jobs was under way: the erase itself, after the
+    // spread of blocks was read.
+    CHECK(probe["result"]["last_erase"]["steps"] ==
+          Json::parse(R"([{"name": "sample-before", "state": "done"},
+                          {"name": "erase", "state": "started"},
+                          {"name": "verify", "state": "pending"}])"));
 
     // ssdkeeperctl's helper reads the same journals ($SSDK_PRIVILEGED_STATE_DIR of the scratch).
     auto listed = runner.run({.argv = {std::string(SSDK_BINARY_DIR) + "/bin/ssdkeeperctl", "erase",
@@ -418,6 +424,10 @@ TEST_CASE("a helper killed mid-erase leaves a journal that probe and the CLI rep
     CHECK(after["result"]["last_erase"]["method"] == "zeroout");
     CHECK(after["result"]["last_erase"]["verified"] == true);
     CHECK(after["result"]["last_erase"]["fraction"] == 1.0);
+    for (const Json& step : after["result"]["last_erase"]["steps"]) {
+        CHECK(step["state"] == "done");
+    }
+    CHECK(after["result"]["last_erase"]["steps"].size() == 3);
 }
 
 TEST_CASE("a refused erase writes no journal, an erase without a journal store is refused",

@@ -65,6 +65,46 @@ TEST_CASE("an erase journal round-trips through JSON and names the drive safely"
     CHECK_FALSE(eraseJournalFromJson(Json{{"version", 2}}));
 }
 
+TEST_CASE("an erase journal records its jobs; one interrupted while verifying says the erase ran") {
+    auto journal = newJournal(sampleDevice(), "zeroout", "2026-11-23T13:40:02Z");
+    const Json fresh = toJson(journal);
+    REQUIRE(fresh["steps"].size() == kEraseJobCount);
+    CHECK(fresh["steps"][1] == Json{{"name", "erase"}, {"state", "pending"}});
+
+    journal.jobs = {JobState::Done, JobState::Done, JobState::Started};
+    auto back = eraseJournalFromJson(toJson(journal));
+    REQUIRE(back);
+    CHECK(back->jobs == journal.jobs);
+    CHECK_THAT(interruptedMessage(journal),
+               Catch::Contains("the erase itself had finished, its verification had not"));
+    journal.jobs = {JobState::Done, JobState::Started, JobState::Pending};
+    CHECK_THAT(interruptedMessage(journal), Catch::Contains("the drive's contents are undefined"));
+
+    // A journal written before erases were journaled job by job: every job pending.
+    Json old = toJson(journal);
+    old.erase("steps");
+    auto oldBack = eraseJournalFromJson(old);
+    REQUIRE(oldBack);
+    CHECK(oldBack->jobs == std::array<JobState, kEraseJobCount>{});
+
+    for (const char* bad : {R"([{"name": "erase", "state": "done"}])",
+                            R"([{"name": "sample-before", "state": "done"},
+                                {"name": "verify", "state": "done"},
+                                {"name": "erase", "state": "done"}])",
+                            R"([{"name": "sample-before", "state": "done"},
+                                {"name": "erase", "state": "half"},
+                                {"name": "verify", "state": "pending"}])",
+                            R"({"erase": "done"})"}) {
+        INFO(bad);
+        Json corrupt = toJson(journal);
+        corrupt["steps"] = Json::parse(bad);
+        auto refused = eraseJournalFromJson(corrupt);
+        REQUIRE_FALSE(refused);
+        CHECK(refused.error().code() == ErrorCode::Parse);
+        CHECK_THAT(refused.error().describe(), Catch::Contains("erase journal"));
+    }
+}
+
 TEST_CASE("the journal lock tells a running erase from an interrupted one") {
     const TempDir dir;
     const EraseJournalStore store(StateStore::open(dir.path / "erase").value());
