@@ -258,11 +258,14 @@ Expected<Json> probeVerb(const erase::TransportFactory& transports, const Journa
     if (auto guards = erase::checkEraseGuards(*device, reply.confirmation); !guards) {
         reply.refused = guards.error().message();
     }
-    reply.lastErase = status->journal;
-    reply.eraseRunning = status->runningNow;
-    if (status->interrupted()) {
-        reply.interrupted = erase::interruptedMessage(*status->journal);
+    // A read any user may run: the temporary ATA password an erase left stays in the journal.
+    if (status->journal) {
+        reply.lastErase = erase::redacted(*status->journal);
+        if (status->interrupted()) {
+            reply.interrupted = erase::interruptedMessage(*reply.lastErase);
+        }
     }
+    reply.eraseRunning = status->runningNow;
     if (caps.ata) {
         const auto& security = caps.ata->security;
         reply.ataSecurity = maintenance::AtaSecurityReport{security.supported, security.frozen,

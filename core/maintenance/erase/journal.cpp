@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <utility>
 
 #include "core/device/drive_key.h"
 
@@ -49,6 +50,7 @@ Json toJson(const EraseJournal& j) {
                 {"step", j.step},
                 {"error", j.error},
                 {"ata_password", j.ataPassword},
+                {"ata_password_withheld", j.ataPasswordWithheld},
                 {"verified", j.verified},
                 {"steps", jobStatesToJson(kEraseJobs, j.jobs)}};
 }
@@ -91,6 +93,7 @@ Expected<EraseJournal> eraseJournalFromJson(const Json& json) {
         j.step = json.value("step", "");
         j.error = json.value("error", "");
         j.ataPassword = json.value("ata_password", "");
+        j.ataPasswordWithheld = json.value("ata_password_withheld", false);
         j.verified = json.value("verified", false);
         if (const auto steps = json.find("steps"); steps != json.end()) {
             auto states = jobStatesFromJson(*steps, kEraseJobs);
@@ -123,8 +126,28 @@ std::string interruptedMessage(const EraseJournal& j) {
         message += fmt::format(" (the drive may still hold the temporary ATA user password "
                                "'{}': running the erase again uses it)",
                                j.ataPassword);
+    } else if (j.ataPasswordWithheld) {
+        message += fmt::format(" (the drive may still hold the temporary ATA user password the "
+                               "erase set: running the erase again uses it; root can read it "
+                               "in the helper's erase journal, {}.json)",
+                               j.deviceId);
     }
     return message;
+}
+
+EraseJournal redacted(EraseJournal journal) {
+    if (journal.ataPassword.empty()) {
+        return journal;
+    }
+    const std::string password = std::exchange(journal.ataPassword, {});
+    journal.ataPasswordWithheld = true;
+    for (std::string* text : {&journal.error, &journal.step}) {
+        for (auto at = text->find(password); at != std::string::npos;
+             at = text->find(password, at)) {
+            text->replace(at, password.size(), "(withheld)");
+        }
+    }
+    return journal;
 }
 
 EraseJournalStore::EraseJournalStore(StateStore files)

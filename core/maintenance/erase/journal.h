@@ -49,7 +49,9 @@ struct EraseJournal {
     std::string step;        // the last progress text
     std::string error;       // why a failed erase stopped
     std::string ataPassword; // the temporary ATA user password while it may be set
-    bool verified = false;   // completed: did the verification pass
+    // A password is on record but left out of this copy (redacted()).
+    bool ataPasswordWithheld = false;
+    bool verified = false; // completed: did the verification pass
     // How far each of kEraseJobs got ("steps": [{name, state}], as the spare area journal
     // has them; all pending in a journal written before erases were journaled job by job).
     std::array<JobState, kEraseJobCount> jobs{};
@@ -60,6 +62,11 @@ EraseJournal newJournal(const device::Device& device, std::string method, std::s
 
 Json toJson(const EraseJournal& journal);
 Expected<EraseJournal> eraseJournalFromJson(const Json& json);
+
+// The journal as any caller may see it (erase.probe is a read every user may run): the
+// temporary ATA password, which unlocks the drive, is withheld, and so is any text that quotes
+// it; ataPasswordWithheld says one is on record (root reads it in the journal's file).
+EraseJournal redacted(EraseJournal journal);
 
 // "An erase of S6PXNS0T123 (Samsung SSD 870 EVO, /dev/sda) with nvme-format was interrupted
 // at 2026-11-23T13:40:02Z (41%: zeroout: 1 GiB of 2 GiB): the drive's contents are undefined;

@@ -512,6 +512,26 @@ TEST_CASE("an ATA security erase journals its password and reuses one an interru
     REQUIRE(status);
     REQUIRE(status->journal);
     CHECK(status->journal->state == EraseState::Failed);
-    CHECK_THAT(status->journal->ataPassword, Catch::StartsWith("SSDK"));
-    CHECK_THAT(broken.error().describe(), Catch::Contains(status->journal->ataPassword));
+    const std::string password = status->journal->ataPassword;
+    CHECK_THAT(password, Catch::StartsWith("SSDK"));
+    CHECK_THAT(broken.error().describe(), Catch::Contains(password));
+
+    // erase.probe is a read any user may run: it says a password is on record, never which.
+    SystemProcessRunner runner;
+    test::AllowAll authorizer;
+    helper::HelperService service(authorizer);
+    helper::addMaintenanceVerbs(service, runner, systemTransports(), store);
+    const std::string line =
+        Json{{"id", 1}, {"verb", "erase.probe"}, {"args", {{"device", drive.devicePath}}}}.dump();
+    const std::string reply = service.handleLine(line);
+    const Json probe = parseJson(reply, "probe").value();
+    REQUIRE(probe["ok"] == true);
+    CHECK(probe["result"]["last_erase"]["state"] == "failed");
+    CHECK(probe["result"]["last_erase"]["ata_password"] == "");
+    CHECK(probe["result"]["last_erase"]["ata_password_withheld"] == true);
+    CHECK_THAT(probe["result"]["last_erase"]["error"].get<std::string>(),
+               Catch::Contains("(withheld)"));
+    CHECK(reply.find(password) == std::string::npos);
+    // The journal itself keeps it for the next run.
+    CHECK(store.status(device::driveKey(device))->journal->ataPassword == password);
 }

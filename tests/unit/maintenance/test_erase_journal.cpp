@@ -105,6 +105,33 @@ TEST_CASE("an erase journal records its jobs; one interrupted while verifying sa
     }
 }
 
+TEST_CASE("a journal shown to any caller withholds the temporary ATA password") {
+    auto journal = newJournal(sampleDevice(), "ata-security-erase", "2026-11-23T13:40:02Z");
+    const auto plain = redacted(journal);
+    CHECK_FALSE(plain.ataPasswordWithheld);
+    CHECK(toJson(plain) == toJson(journal));
+
+    journal.ataPassword = "SSDK0badf00d";
+    journal.step = "SECURITY ERASE UNIT running";
+    journal.error = "the drive still has the temporary password 'SSDK0badf00d' after SECURITY "
+                    "ERASE UNIT; SSDK0badf00d";
+    const auto shown = redacted(journal);
+    CHECK(shown.ataPassword.empty());
+    CHECK(shown.ataPasswordWithheld);
+    CHECK(shown.error == "the drive still has the temporary password '(withheld)' after "
+                         "SECURITY ERASE UNIT; (withheld)");
+    CHECK(toJson(shown).dump().find("SSDK0badf00d") == std::string::npos);
+    CHECK(toJson(shown)["ata_password_withheld"] == true);
+    const std::string message = interruptedMessage(shown);
+    CHECK(message.find("SSDK0badf00d") == std::string::npos);
+    CHECK_THAT(message, Catch::Contains("may still hold the temporary ATA user password the "
+                                        "erase set") &&
+                            Catch::Contains("Samsung_SSD_870_EVO_1TB-S6P_XNS0T123.json"));
+    auto back = eraseJournalFromJson(toJson(shown));
+    REQUIRE(back);
+    CHECK(back->ataPasswordWithheld);
+}
+
 TEST_CASE("the journal lock tells a running erase from an interrupted one") {
     const TempDir dir;
     const EraseJournalStore store(StateStore::open(dir.path / "erase").value());
