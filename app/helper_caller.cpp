@@ -5,6 +5,7 @@
 
 #include "app/device_text.h"
 #include "core/rpc/client.h"
+#include "core/rpc/progress.h"
 
 namespace ssdk::app {
 
@@ -75,14 +76,15 @@ bool HelperCaller::run(const QString& verb, Work work, EventSink events) {
             // calls are its own, so its cancel() stops only them.
             rpc::OwnerTransport owned(*transport, owner);
             auto result = work(owned, [&](const rpc::Event& event) {
-                if (event.name != "progress") {
+                if (event.name != rpc::kEventProgress) {
                     if (events) {
                         events(event);
                     }
                     return;
                 }
-                const double fraction = event.data.value("fraction", -1.0);
-                const QString text = toQString(event.data.value("text", std::string()));
+                const rpc::Progress progress = rpc::progressFromJson(event.data);
+                const double fraction = progress.fraction;
+                const QString text = toQString(progress.text);
                 const std::lock_guard lock(target->mutex);
                 if (target->caller != nullptr) {
                     QMetaObject::invokeMethod(

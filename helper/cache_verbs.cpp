@@ -6,6 +6,7 @@
 
 #include "core/cachectl/verbs.h"
 #include "core/firmware/power.h"
+#include "core/rpc/progress.h"
 
 namespace ssdk::helper {
 
@@ -96,9 +97,10 @@ Expected<Json> enable(CacheManager& manager, const CacheVerbEnv& env, const Json
     // only once the request was checked and the journal written.
     const auto progress = [&events](const JobEvent& job) {
         if (!job.finished) {
-            events(kEventProgress, Json{{"fraction", static_cast<double>(job.index) /
-                                                         static_cast<double>(job.count)},
-                                        {"text", job.description}});
+            events(rpc::kEventProgress,
+                   rpc::toJson(rpc::Progress{.fraction = static_cast<double>(job.index) /
+                                                         static_cast<double>(job.count),
+                                             .text = job.description}));
         }
     };
     return answer<EnableReply>(

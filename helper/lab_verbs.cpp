@@ -3,6 +3,7 @@
 #include <pwd.h>
 
 #include "core/lab/verbs.h"
+#include "core/rpc/progress.h"
 #include "helper/validation.h"
 
 namespace ssdk::helper {
@@ -21,7 +22,8 @@ Expected<Json> createLab(const LabContext& context, ProcessRunner& runner, const
     }
     lab::LabManager manager(context.stateDir, SysfsRoot(), runner, context.owner);
     // LabManager checks the size against the free space before it creates anything.
-    events(lab::kEventProgress, lab::progressEvent("creating and attaching the image"));
+    events(rpc::kEventProgress,
+           rpc::toJson(rpc::Progress{.text = "creating and attaching the image"}));
     auto drive = manager.create(*request);
     if (!drive) {
         return std::unexpected(drive.error());

@@ -20,6 +20,7 @@
 #include "core/maintenance/trim/stack.h"
 #include "core/maintenance/trim/verify.h"
 #include "core/maintenance/verbs.h"
+#include "core/rpc/progress.h"
 #include "helper/validation.h"
 
 namespace ssdk::helper {
@@ -30,7 +31,7 @@ namespace trim = maintenance::trim;
 namespace erase = maintenance::erase;
 
 void progressEvent(const VerbEvents& events, double fraction, const std::string& text) {
-    events(maintenance::kEventProgress, maintenance::progressEvent(fraction, text));
+    events(rpc::kEventProgress, rpc::toJson(rpc::Progress{.fraction = fraction, .text = text}));
 }
 
 // A mount point must be absolute (and then exactly one of a block-device filesystem).

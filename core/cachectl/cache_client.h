@@ -16,7 +16,7 @@ public:
 
     Expected<ProbeReply> probe(const ProbeRequest& request = {});
     Expected<StatusReply> status(const StatusRequest& request = {});
-    // onEvent receives the verb's "progress" events (kEventProgress).
+    // onEvent receives the verb's "progress" events (rpc::Progress).
     Expected<EnableReply> enable(const EnableRequest& request,
                                  const rpc::Transport::EventHandler& onEvent = {});
     Expected<DisableReply> disable(const DisableRequest& request);

@@ -42,8 +42,7 @@ inline constexpr const char* kCacheVerbs[] = {kVerbProbe, kVerbStatus, kVerbEnab
 inline constexpr std::size_t kMaxDevicePathBytes = 4096;
 inline constexpr std::size_t kMaxBackendNameBytes = 64;
 
-// The "progress" event cache.enable sends before it stacks the cache: {fraction, text}.
-inline constexpr const char* kEventProgress = "progress";
+// cache.enable sends an rpc::Progress event (core/rpc/progress.h) as each of its jobs starts.
 
 // cache.probe {} → ProbeReply.
 struct ProbeRequest {};

@@ -14,7 +14,7 @@ public:
     explicit LabClient(rpc::Transport& transport)
         : m_transport(transport) {}
 
-    // onEvent receives the verb's "progress" event (kEventProgress).
+    // onEvent receives the verb's "progress" event (rpc::Progress).
     Expected<LabDrive> create(const LabCreateRequest& request,
                               const rpc::Transport::EventHandler& onEvent = {});
     Expected<DestroyReply> destroy(const DestroyRequest& request);

@@ -12,10 +12,6 @@ constexpr const char* kLayoutEmpty = "empty";
 
 } // namespace
 
-Json progressEvent(const std::string& text) {
-    return Json{{"text", text}};
-}
-
 Json toJson(const LabCreateRequest& request) {
     return Json{{"name", request.name},
                 {"size", request.size.value},

@@ -25,9 +25,7 @@ inline constexpr const char* kLabVerbs[] = {kVerbLabCreate, kVerbLabDestroy};
 inline constexpr std::size_t kMaxLabNameBytes = 32;
 inline constexpr std::size_t kMaxDevicePathBytes = 4096;
 
-// The "progress" event lab.create sends before it creates the image: {text}.
-inline constexpr const char* kEventProgress = "progress";
-Json progressEvent(const std::string& text);
+// lab.create sends an rpc::Progress event (core/rpc/progress.h) before it creates the image.
 
 // lab.create {name, size (bytes), sector_size?: 512|4096, layout?: empty|gpt-ext4} → LabDrive.
 // The owner fields of the request are the helper's to set, never on the wire.

@@ -9,7 +9,7 @@ namespace ssdk::maintenance {
 // HelperService in the same process in tests. One method per verb, typed request in, typed
 // result out; a result that cannot be read is a Parse error naming the verb. Blocks like the
 // transport does; the transport must outlive the client. onEvent receives the verbs'
-// "progress" events (kEventProgress).
+// "progress" events (rpc::kEventProgress, rpc::Progress).
 class MaintenanceClient {
 public:
     using EventHandler = rpc::Transport::EventHandler;

@@ -62,10 +62,6 @@ Expected<erase::Method> methodNamed(const std::string& name, const char* what) {
 
 } // namespace
 
-Json progressEvent(double fraction, const std::string& text) {
-    return Json{{"fraction", fraction}, {"text", text}};
-}
-
 Json toJson(const AuditRequest& request) {
     return Json{{"target", request.target}};
 }

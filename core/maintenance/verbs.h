@@ -52,10 +52,8 @@ inline constexpr std::uint32_t kMaxMarkerBlocks = 16384;
 // erase.run's method that picks the strongest available one.
 inline constexpr const char* kAutoMethod = "auto";
 
-// The "progress" event of trim.verify, trim.fstrim, format.run, erase.unfreeze and erase.run:
-// {fraction (0–1, -1 when unknown), text}.
-inline constexpr const char* kEventProgress = "progress";
-Json progressEvent(double fraction, const std::string& text);
+// trim.verify, trim.fstrim, format.run, erase.unfreeze and erase.run send rpc::Progress events
+// (core/rpc/progress.h): {fraction (0–1, -1 when unknown), text}.
 
 // trim.audit {target: mount point (exactly as mountinfo lists it) | /dev node} → TrimAudit:
 // {target, reaches_drive, filesystem_discards, read_after_trim, verdict,

@@ -18,6 +18,7 @@
 #include "core/base/json.h"
 #include "core/perf/bench_plan.h"
 #include "core/perf/bench_result.h"
+#include "core/rpc/progress.h"
 
 namespace ssdk::perf {
 
@@ -30,7 +31,7 @@ inline constexpr const char* kPerfVerbs[] = {kVerbPerfBench, kVerbTraceRecord};
 inline constexpr std::size_t kMaxDevicePathBytes = 4096;
 
 // Both verbs send "progress" events every second; trace.record also "trace" events.
-inline constexpr const char* kEventProgress = "progress";
+inline constexpr const char* kEventProgress = rpc::kEventProgress; // with more members
 inline constexpr const char* kEventTrace = "trace";
 
 // perf.bench {device, preset, confirm, size?, duration_s?, loops?, pick?, round_s?, gaps_s?,

@@ -8,6 +8,7 @@
 #include "core/base/replay_process_runner.h"
 #include "core/cachectl/backend_fake.h"
 #include "core/cachectl/cache_client.h"
+#include "core/rpc/progress.h"
 #include "helper/cache_verbs.h"
 #include "helper/in_process_transport.h"
 #include "tests/support/allow_all.h"
@@ -103,7 +104,7 @@ TEST_CASE("CacheClient drives every cache verb through the in-process transport"
     CHECK(enabled->record->active.plan.compression == Compression::Lz4);
     CHECK(enabled->record->power.safeOnBattery);
     REQUIRE(events.size() == 1);
-    CHECK(events[0].name == kEventProgress);
+    CHECK(events[0].name == rpc::kEventProgress);
     CHECK(host.fake->calls().front() == "enable /dev/lab1");
 
     auto status = client.status();
