@@ -277,6 +277,9 @@ Expected<LabDrive> LabManager::create(const LabCreateRequest& request) {
         removeImage();
         return std::unexpected(Error(device.error()).addContext(what));
     }
+    if (auto marked = markNonRotational(*device); !marked) {
+        log::get("lab")->warn("{} stays rotational: {}", *device, marked.error().describe());
+    }
     if (auto layout = writeLayout(m_runner, *device, request); !layout) {
         if (auto detached = detachLoop(*device); !detached) {
             log::get("lab")->error("{}", detached.error().describe());

@@ -104,6 +104,19 @@ Expected<std::string> attachLoop(int imageFd, const std::filesystem::path& image
                                      image.string() + "; try again");
 }
 
+Expected<void> markNonRotational(const std::string& devicePath) {
+    const std::string name = std::filesystem::path(devicePath).filename().string();
+    const std::string attribute = "/sys/block/" + name + "/queue/rotational";
+    const UniqueFd fd(::open(attribute.c_str(), O_WRONLY | O_CLOEXEC));
+    if (!fd.valid()) {
+        return failErrno(errno, "opening " + attribute);
+    }
+    if (::write(fd.get(), "0", 1) != 1) {
+        return failErrno(errno, "writing 0 to " + attribute);
+    }
+    return {};
+}
+
 Expected<void> detachLoop(const std::string& devicePath) {
     const UniqueFd loop(::open(devicePath.c_str(), O_RDWR | O_CLOEXEC));
     if (!loop.valid()) {

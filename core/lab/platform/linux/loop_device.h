@@ -17,6 +17,11 @@ Expected<std::string> attachLoop(const std::filesystem::path& image, std::uint32
 Expected<std::string> attachLoop(int imageFd, const std::filesystem::path& image,
                                  std::uint32_t sectorSize, bool readOnly = false);
 
+// Tells the kernel the loop device is not rotational (queue/rotational = 0): a lab drive
+// stands in for an SSD, while the kernel marks a loop over a file on a disk it thinks spins
+// (or over a virtual disk that says nothing) as rotational.
+Expected<void> markNonRotational(const std::string& devicePath);
+
 // Detaches a loop device (LOOP_CLR_FD). When the device is still open somewhere the kernel
 // only marks it for auto-clear and this succeeds anyway: callers that must know check that
 // /sys/block/loopN/loop/backing_file is gone afterwards.
