@@ -12,9 +12,16 @@ namespace ssdk::smart {
 // One drive's health as the CLI prints it with --json and the GUI shows it: the report, what
 // was derived from it and the assessment. docs/cli.md lists every field; unknown values are
 // null, never 0. 128-bit counters are decimal strings when they exceed 2^53.
+// What discovery knows of a drive (sysfs, udev) without SMART: the model and serial of a
+// virtio disk, a drive behind a bridge that blocks SMART, a lab drive.
+struct DriveIdentity {
+    std::string model, serial, firmware;
+};
+
 struct DriveHealth {
     std::string device; // "/dev/sda", or the replayed file
     std::optional<SmartReport> report;
+    DriveIdentity identity; // from discovery; the report's own identity comes first
     DerivedValues derived;
     Assessment assessment;
 };

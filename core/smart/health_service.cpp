@@ -96,13 +96,15 @@ Expected<DriveHealth> HealthService::evaluate(std::string deviceName, const RawR
 Expected<DriveHealth> HealthService::read(const device::Device& device,
                                           const ReadOptions& options) {
     auto raw = capture(device, options);
-    if (!raw) {
-        if (raw.error().code() == ErrorCode::Unsupported) {
-            return makeNoSmartHealth(device.path, raw.error().message());
-        }
-        return std::unexpected(raw.error());
+    Expected<DriveHealth> health =
+        raw ? evaluate(device.path, *raw)
+        : raw.error().code() == ErrorCode::Unsupported
+            ? Expected<DriveHealth>(makeNoSmartHealth(device.path, raw.error().message()))
+            : Expected<DriveHealth>(std::unexpected(raw.error()));
+    if (health) {
+        health->identity = {device.model, device.serial, device.firmware};
     }
-    return evaluate(device.path, *raw);
+    return health;
 }
 
 } // namespace ssdk::smart

@@ -100,12 +100,18 @@ std::string formatPrometheus(const std::vector<DriveHealth>& drives) {
                "Identity of a drive; always 1. Join on the device label.");
     for (const auto& drive : drives) {
         const SmartReport* report = drive.report ? &*drive.report : nullptr;
+        // The report's identity, else what discovery knows (a drive without SMART).
+        const auto identity = [&](std::string SmartReport::*field,
+                                  const std::string& discovered) -> const std::string& {
+            return report && !(report->*field).empty() ? report->*field : discovered;
+        };
         out.line(fmt::format(
             "ssdkeeper_drive_info{{device=\"{}\",model=\"{}\",serial=\"{}\",firmware=\"{}\","
             "protocol=\"{}\"}} 1",
-            escapeLabelValue(drive.device), escapeLabelValue(report ? report->model : ""),
-            escapeLabelValue(report ? report->serial : ""),
-            escapeLabelValue(report ? report->firmware : ""),
+            escapeLabelValue(drive.device),
+            escapeLabelValue(identity(&SmartReport::model, drive.identity.model)),
+            escapeLabelValue(identity(&SmartReport::serial, drive.identity.serial)),
+            escapeLabelValue(identity(&SmartReport::firmware, drive.identity.firmware)),
             report ? toString(report->protocol) : "unknown"));
     }
     out.family("ssdkeeper_health_verdict", "gauge",

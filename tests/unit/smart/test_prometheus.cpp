@@ -131,6 +131,34 @@ TEST_CASE("metrics of every fixture drive are valid exposition text") {
     CHECK(result->exitCode == 0);
 }
 
+TEST_CASE("a drive without SMART is named by what discovery knows of it") {
+    DriveHealth virtio = makeNoSmartHealth("/dev/vda", "virtio has no SMART");
+    virtio.identity = {"Virtio block device", "1976641213107911", ""};
+    const auto samples = parseExposition(formatPrometheus({virtio}));
+    REQUIRE_FALSE(samples.empty());
+    CHECK(samples.front().name == "ssdkeeper_drive_info");
+    CHECK(samples.front().labels.at("model") == "Virtio block device");
+    CHECK(samples.front().labels.at("serial") == "1976641213107911");
+    CHECK(samples.front().labels.at("firmware").empty());
+    CHECK(samples.front().labels.at("protocol") == "unknown");
+}
+
+TEST_CASE("a report's own identity comes before discovery's") {
+    for (DriveHealth drive : fixtureDrives()) {
+        if (!drive.report || drive.report->model.empty()) {
+            continue;
+        }
+        INFO(drive.device);
+        drive.identity = {"what sysfs says", "sysfs serial", "sysfs fw"};
+        const auto samples = parseExposition(formatPrometheus({drive}));
+        REQUIRE_FALSE(samples.empty());
+        CHECK(samples.front().labels.at("model") == escapeLabelValue(drive.report->model));
+        CHECK(samples.front().labels.at("serial") ==
+              (drive.report->serial.empty() ? "sysfs serial"
+                                            : escapeLabelValue(drive.report->serial)));
+    }
+}
+
 TEST_CASE("label values are escaped") {
     CHECK(escapeLabelValue(R"(a"b\c)") == R"(a\"b\\c)");
     CHECK(escapeLabelValue("two\nlines") == "two\\nlines");
