@@ -7,119 +7,117 @@
 #include <unistd.h>
 
 #include "cli/text_output.h"
-#include "core/firmware/fwupd.h"
-#include "core/firmware/info.h"
-#include "core/firmware/verbs.h"
-#include "core/rpc/client.h"
+#include "core/firmware/firmware_client.h"
 
 namespace ssdk::cli {
 
 namespace {
 
 // As root the drive is read in this process; otherwise through the helper's firmware.info.
-Expected<Json> readInfo(const CliContext& context, const std::string& target) {
+Expected<firmware::FirmwareInfo> readInfo(const CliContext& context, const std::string& target) {
     if (::geteuid() == 0 && !context.sysfsRoot) {
         auto device = context.makeDiscovery().find(target);
         if (!device) {
             return std::unexpected(device.error());
         }
-        return firmware::toJson(firmware::readFirmwareInfo(*device));
+        return firmware::readFirmwareInfo(*device);
     }
-    rpc::Transport& helper = context.helper();
-    return helper.call(firmware::kVerbInfo, toJson(firmware::InfoRequest{target}));
+    return firmware::FirmwareClient(context.helper()).info(firmware::InfoRequest{target});
 }
 
 std::string yesNo(bool value) {
     return value ? "yes" : "no";
 }
 
-void printInfo(const Json& info) {
-    const std::string revision = info.value("revision", "");
-    std::cout << fmt::format("{}  {}  serial {}\nFirmware revision: {}\n", info.value("device", ""),
-                             info.value("model", ""), info.value("serial", ""),
-                             revision.empty() ? "(not reported by this device)" : revision);
-    if (const Json& nvme = info["nvme"]; nvme.is_object()) {
+// The update path with this id, if firmware.info reported it.
+const firmware::PathStatus* findPath(const firmware::FirmwareInfo& info, std::string_view id) {
+    for (const auto& path : info.paths) {
+        if (path.id == id) {
+            return &path;
+        }
+    }
+    return nullptr;
+}
+
+void printInfo(const firmware::FirmwareInfo& info) {
+    const firmware::DriveFirmwareFacts& facts = info.facts;
+    std::cout << fmt::format(
+        "{}  {}  serial {}\nFirmware revision: {}\n", info.device.path, facts.model, facts.serial,
+        facts.revision.empty() ? "(not reported by this device)" : facts.revision);
+    const firmware::NvmeFirmwareCaps* caps = facts.nvme ? &*facts.nvme : nullptr;
+    if (caps != nullptr) {
         std::cout << fmt::format(
             "NVMe firmware: {} slot(s), slot 1 read-only: {}, activation without reset: {}, "
             "download/commit: {}, chunk {} KiB{}\n",
-            nvme.value("slots", 0), yesNo(nvme.value("slot1_read_only", false)),
-            yesNo(nvme.value("activation_without_reset", false)),
-            yesNo(nvme.value("download_commit_supported", false)),
-            nvme.value("chunk_bytes", 0U) / 1024,
-            nvme.value("granularity_stated", false) ? " (FWUG)" : " (FWUG not stated)");
+            caps->slotCount, yesNo(caps->slot1ReadOnly), yesNo(caps->activationWithoutReset),
+            yesNo(caps->downloadCommitSupported), caps->chunkBytes() / 1024,
+            caps->granularityStated() ? " (FWUG)" : " (FWUG not stated)");
     }
-    if (const Json& log = info["slot_log"]; log.is_object()) {
+    if (facts.slotLog) {
         std::vector<std::vector<std::string>> rows{{"SLOT", "REVISION", "STATE"}};
-        for (const auto& slot : log["slots"]) {
+        for (const auto& slot : firmware::slotStates(*facts.slotLog, caps)) {
             std::vector<std::string> state;
-            if (slot.value("active", false)) {
+            if (slot.active) {
                 state.emplace_back("active");
             }
-            if (slot.value("next_reset", false)) {
+            if (slot.nextReset) {
                 state.emplace_back("active after next reset");
             }
-            if (slot.value("read_only", false)) {
+            if (slot.readOnly) {
                 state.emplace_back("read-only");
             }
             std::string joined;
             for (const auto& s : state) {
                 joined += (joined.empty() ? "" : ", ") + s;
             }
-            const std::string slotRevision = slot.value("revision", "");
-            rows.push_back({std::to_string(slot.value("slot", 0)),
-                            slotRevision.empty() ? "(empty)" : slotRevision, joined});
+            rows.push_back({std::to_string(slot.slot),
+                            slot.revision.empty() ? "(empty)" : slot.revision, joined});
         }
         std::cout << formatTable(rows);
-    } else if (!info.value("nvme_error", "").empty()) {
-        std::cout << "NVMe firmware slots: unavailable (" << info.value("nvme_error", "") << ")\n";
+    } else if (!facts.nvmeError.empty()) {
+        std::cout << "NVMe firmware slots: unavailable (" << facts.nvmeError << ")\n";
     }
-    if (const Json& ata = info["ata_microcode"]; ata.is_object()) {
+    if (facts.ata) {
         std::cout << "ATA DOWNLOAD MICROCODE: "
-                  << (ata.value("supported", false) ? "supported" : "not supported") << '\n';
-        for (const auto& mode : ata["modes"]) {
-            std::cout << "  mode " << mode.get<std::string>() << '\n';
+                  << (facts.ata->supported ? "supported" : "not supported") << '\n';
+        for (const auto& mode : facts.ata->modes()) {
+            std::cout << "  mode " << mode << '\n';
         }
     }
     std::cout << "\nKnown firmware problems: ";
-    if (info["known_issues"].empty()) {
+    if (info.knownIssues.empty()) {
         std::cout << "none known for this model and revision\n";
     } else {
         std::cout << '\n';
-        for (const auto& issue : info["known_issues"]) {
-            std::cout << "  - " << issue.value("problem", "");
-            if (!issue.value("fixed_revision", "").empty()) {
-                std::cout << "\n    fixed in: " << issue.value("fixed_revision", "");
+        for (const auto& issue : info.knownIssues) {
+            std::cout << "  - " << issue.problem;
+            if (!issue.fixedRevision.empty()) {
+                std::cout << "\n    fixed in: " << issue.fixedRevision;
             }
-            std::cout << "\n    source: " << issue.value("source", "") << '\n';
+            std::cout << "\n    source: " << issue.source << '\n';
         }
     }
-    if (!info.value("catalog_error", "").empty()) {
-        std::cout << "  (not all sources could be read: " << info.value("catalog_error", "")
-                  << ")\n";
+    if (!info.catalogError.empty()) {
+        std::cout << "  (not all sources could be read: " << info.catalogError << ")\n";
     }
     std::cout << "\nUpdate paths:\n";
     std::vector<std::vector<std::string>> rows{{"PATH", "OFFERED", "WHY"}};
-    for (const auto& path : info["update_paths"]) {
-        rows.push_back({path.value("id", ""), yesNo(path.value("available", false)),
-                        path.value("reason", "")});
+    for (const auto& path : info.paths) {
+        rows.push_back({path.id, yesNo(path.available), path.reason});
     }
     std::cout << formatTable(rows);
-    for (const auto& path : info["update_paths"]) {
-        if (path.value("id", "") != "fwupd" || path["releases"].empty()) {
-            continue;
-        }
+    const firmware::PathStatus* fwupd = findPath(info, "fwupd");
+    if (fwupd != nullptr && !fwupd->releases.empty()) {
         std::cout << fmt::format("\nfwupd releases for {} (now {}), upgrades only:\n",
-                                 path.value("fwupd_device_name", ""),
-                                 path.value("fwupd_version", ""));
+                                 fwupd->fwupdDeviceName, fwupd->fwupdVersion);
         std::vector<std::vector<std::string>> releases{{"VERSION", "REMOTE", "SUMMARY"}};
-        for (const auto& release : path["releases"]) {
-            releases.push_back({release.value("version", ""), release.value("remote", ""),
-                                release.value("summary", "")});
+        for (const auto& release : fwupd->releases) {
+            releases.push_back({release.version, release.remoteId, release.summary});
         }
         std::cout << formatTable(releases)
                   << fmt::format("Install: ssdkeeperctl firmware update {} --fwupd [--release "
                                  "VERSION] --yes\n",
-                                 info.value("device", ""));
+                                 info.device.path);
     }
 }
 
@@ -130,7 +128,7 @@ int runFirmwareInfo(const CliContext& context, const std::string& target) {
                            Error(info.error()).addContext("reading the firmware of " + target));
     }
     if (context.json) {
-        printJson(*info);
+        printJson(firmware::toJson(*info));
     } else {
         printInfo(*info);
     }
@@ -149,24 +147,27 @@ struct UpdateOptions {
     bool yes = false;
 };
 
-void printPlan(const Json& plan) {
-    std::cout << fmt::format("Plan: {} to slot {}", plan.value("action", ""),
-                             plan.value("slot", 0));
-    if (plan.value("image_size", 0ULL) > 0) {
+void printPlan(const firmware::UpdatePlan& plan) {
+    std::cout << fmt::format("Plan: {} to slot {}", firmware::toString(plan.request.action),
+                             plan.request.slot);
+    if (plan.request.imageSize > 0) {
         std::cout << fmt::format(", {} bytes in {} download(s) of up to {} bytes",
-                                 plan.value("image_size", 0ULL), plan.value("downloads", 0U),
-                                 plan.value("chunk_bytes", 0U));
+                                 plan.request.imageSize, plan.downloads, plan.chunkBytes);
     }
     std::cout << "\n";
     std::vector<std::vector<std::string>> rows{{"CHECK", "RESULT", "DETAIL"}};
-    for (const auto& check : plan["checks"]) {
-        rows.push_back({check.value("name", ""), check.value("passed", false) ? "ok" : "REFUSED",
-                        check.value("detail", "")});
+    for (const auto& check : plan.checks) {
+        rows.push_back({check.name, check.passed ? "ok" : "REFUSED", check.detail});
     }
-    std::cout << formatTable(rows) << "\nAfterwards: " << plan.value("reset_account", "") << '\n';
-    for (const auto& reminder : plan["reminders"]) {
-        std::cout << "  * " << reminder.get<std::string>() << '\n';
+    std::cout << formatTable(rows) << "\nAfterwards: " << plan.resetAccount << '\n';
+    for (const auto& reminder : plan.reminders) {
+        std::cout << "  * " << reminder << '\n';
     }
+}
+
+// With --json, a plan that was not carried out: the "plan" of firmware.update's result alone.
+void printPlanJson(const firmware::UpdatePlan& plan) {
+    printJson(Json{{"plan", firmware::toJson(plan)}});
 }
 
 // fwupd installs with its own privileges and asks polkit itself: this process talks to the
@@ -177,38 +178,31 @@ int runFwupdUpdate(const CliContext& context, const UpdateOptions& options) {
         return reportError(
             context, Error(info.error()).addContext("reading the firmware of " + options.device));
     }
-    Json path;
-    for (const auto& p : (*info)["update_paths"]) {
-        if (p.value("id", "") == "fwupd") {
-            path = p;
-        }
+    const firmware::PathStatus* path = findPath(*info, "fwupd");
+    if (path == nullptr || path->fwupdDeviceId.empty()) {
+        return reportError(context, Error(ErrorCode::Unsupported,
+                                          "fwupd cannot update " + options.device + ": " +
+                                              (path == nullptr ? std::string("fwupd was not probed")
+                                                               : path->reason)));
     }
-    if (path.is_null() || path.value("fwupd_device_id", "").empty()) {
+    if (options.cab.empty() && !path->available) {
         return reportError(context,
-                           Error(ErrorCode::Unsupported,
-                                 "fwupd cannot update " + options.device + ": " +
-                                     (path.is_null() ? std::string("fwupd was not probed")
-                                                     : path.value("reason", std::string()))));
+                           Error(ErrorCode::Unsupported, "fwupd offers nothing for " +
+                                                             options.device + ": " + path->reason));
     }
-    if (options.cab.empty() && !path.value("available", false)) {
-        return reportError(
-            context, Error(ErrorCode::Unsupported, "fwupd offers nothing for " + options.device +
-                                                       ": " + path.value("reason", std::string())));
-    }
-    firmware::FwupdInstallRequest request{path.value("fwupd_device_id", ""), options.release, ""};
+    firmware::FwupdInstallRequest request{path->fwupdDeviceId, options.release, ""};
     if (!options.cab.empty()) {
         request.cabPath = std::filesystem::absolute(options.cab).lexically_normal().string();
     }
+    // fwupd offers a path only with at least one upgrade, the newest first.
+    const std::string newest = path->releases.empty() ? "" : path->releases.front().version;
     const std::string what =
         !request.cabPath.empty()
             ? request.cabPath
-            : (options.release.empty()
-                   ? "the newest release (" + path["releases"][0].value("version", "") + ")"
-                   : options.release);
+            : (options.release.empty() ? "the newest release (" + newest + ")" : options.release);
     if (!context.json) {
         std::cout << fmt::format("fwupd will install {} on {} ({}, now {}).\n", what,
-                                 options.device, path.value("fwupd_device_name", ""),
-                                 path.value("fwupd_version", ""));
+                                 options.device, path->fwupdDeviceName, path->fwupdVersion);
     }
     if (!options.yes) {
         return reportError(context,
@@ -286,8 +280,8 @@ int runUpdate(const CliContext& context, const UpdateOptions& options) {
                                errnoError(ec.value(), "reading the size of " + request.image));
         }
     }
-    rpc::Transport& helper = context.helper();
-    auto plan = helper.call(firmware::kVerbPlan, toJson(planRequest));
+    firmware::FirmwareClient client(context.helper());
+    auto plan = client.plan(planRequest);
     if (!plan) {
         return reportError(context, Error(plan.error())
                                         .addContext("checking the firmware update "
@@ -297,36 +291,33 @@ int runUpdate(const CliContext& context, const UpdateOptions& options) {
     if (!context.json) {
         printPlan(*plan);
     }
-    if (!plan->value("allowed", false)) {
+    if (!plan->allowed()) {
         if (context.json) {
-            printJson(Json{{"plan", *plan}});
+            printPlanJson(*plan);
         }
         return reportError(
-            context, Error(ErrorCode::Unsupported,
-                           "the update is refused: " + plan->value("refusal", std::string())));
+            context, Error(ErrorCode::Unsupported, "the update is refused: " + plan->refusal()));
     }
     if (!options.yes) {
         if (context.json) {
-            printJson(Json{{"plan", *plan}});
+            printPlanJson(*plan);
         }
         return reportError(context,
                            Error(ErrorCode::InvalidArgument,
                                  "nothing was changed; add --yes to update the firmware of " +
                                      options.device + " as planned"));
     }
-    auto result = helper.call(firmware::kVerbUpdate, toJson(request), progressPrinter(context));
-    if (!result) {
+    auto reply = client.update(request, progressPrinter(context));
+    if (!reply) {
         return reportError(
-            context,
-            Error(result.error()).addContext("updating the firmware of " + options.device));
+            context, Error(reply.error()).addContext("updating the firmware of " + options.device));
     }
     if (context.json) {
-        printJson(*result);
+        printJson(firmware::toJson(*reply));
         return kExitOk;
     }
-    const Json& outcome = (*result)["result"];
-    std::cout << fmt::format("\nDone: {}\n", outcome.value("account", ""));
-    if (outcome.value("reset_needed", false)) {
+    std::cout << fmt::format("\nDone: {}\n", reply->result.account);
+    if (reply->result.resetNeeded) {
         std::cout << "A reset is needed before the drive runs the new firmware.\n";
     }
     return kExitOk;

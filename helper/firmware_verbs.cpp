@@ -198,7 +198,7 @@ Expected<Json> updateVerb(const NvmeAdminFactory& nvme, const std::optional<lab:
     if (!result) {
         return failed(result);
     }
-    return Json{{"plan", fw::toJson(prepared->plan)}, {"result", fw::toJson(*result)}};
+    return fw::toJson(fw::UpdateReply{prepared->plan, *result});
 }
 
 } // namespace

@@ -18,9 +18,10 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "app/helper_caller.h"
+#include "app/pages/erase_wizard.h"
 #include "app/theme.h"
 #include "app/widgets/scrolling_page.h"
-#include "core/firmware/verbs.h"
+#include "core/firmware/firmware_client.h"
 
 namespace ssdk::app {
 
@@ -30,8 +31,8 @@ QString firmwareVerb(const char* verb) {
     return QString::fromLatin1(verb);
 }
 
-QString str(const Json& json, const char* key) {
-    return QString::fromStdString(json.value(key, std::string()));
+QString str(const std::string& text) {
+    return QString::fromStdString(text);
 }
 
 QGroupBox* box(const QString& title, const QString& name) {
@@ -73,23 +74,19 @@ FirmwarePage::FirmwarePage(std::shared_ptr<rpc::Transport> helper, QWidget* pare
     m_runner = new HelperCaller(std::move(helper), this);
     connect(&m_fwupdWatcher, &QFutureWatcher<FwupdOutcome>::finished, this,
             &FirmwarePage::fwupdFinished);
-    connect(m_runner, &HelperCaller::finished, this,
-            [this](const QString& verb, const HelperCaller::Outcome& outcome) {
-                helperFinished(verb, outcome.ok, outcome.error, outcome.result);
-            });
+    connect(m_runner, &HelperCaller::finished, this, &FirmwarePage::helperFinished);
     connect(m_runner, &HelperCaller::progress, this,
             [this](const QString&, double fraction, const QString& text) {
                 m_progress->show();
                 showFraction(m_progress, fraction);
                 m_status->setText(text);
             });
-    m_confirm = [this](const Json& plan) {
+    m_confirm = [this](const UpdateQuestion& question) {
         QString text = tr("Update the firmware of %1?\n\n%2\n\n")
                            .arg(m_device ? QString::fromStdString(m_device->path) : QString(),
-                                str(plan, "reset_account"));
-        for (const auto& reminder : plan.value("reminders", Json::array())) {
-            text += QStringLiteral("• ") + QString::fromStdString(reminder.get<std::string>()) +
-                    QLatin1Char('\n');
+                                question.account);
+        for (const auto& reminder : question.reminders) {
+            text += QStringLiteral("• ") + reminder + QLatin1Char('\n');
         }
         return QMessageBox::warning(this, tr("Update firmware"), text,
                                     QMessageBox::Yes | QMessageBox::Cancel,
@@ -205,32 +202,32 @@ QGroupBox* FirmwarePage::buildFwupdBox() {
     return group;
 }
 
-void FirmwarePage::showFwupd(const Json& path) {
+void FirmwarePage::showFwupd(const firmware::PathStatus* path) {
     m_fwupdReleases->setRowCount(0);
     m_fwupdOffered = false;
     m_fwupdDeviceId.clear();
-    if (!path.is_object()) {
+    if (path == nullptr) {
         m_fwupdSummary->setText(tr("fwupd was not asked about this drive."));
         updateButtons();
         return;
     }
-    m_fwupdOffered = path.value("available", false);
-    m_fwupdDeviceId = path.value("fwupd_device_id", std::string());
+    m_fwupdOffered = path->available;
+    m_fwupdDeviceId = path->fwupdDeviceId;
     if (m_fwupdDeviceId.empty()) {
-        m_fwupdSummary->setText(tr("Not offered: %1").arg(str(path, "reason")));
+        m_fwupdSummary->setText(tr("Not offered: %1").arg(str(path->reason)));
     } else {
         m_fwupdSummary->setText(tr("<b>%1</b>, version <b>%2</b> (fwupd device %3).<br>%4")
-                                    .arg(str(path, "fwupd_device_name").toHtmlEscaped(),
-                                         str(path, "fwupd_version").toHtmlEscaped(),
-                                         str(path, "fwupd_device_id").left(12),
-                                         str(path, "reason").toHtmlEscaped()));
+                                    .arg(str(path->fwupdDeviceName).toHtmlEscaped(),
+                                         str(path->fwupdVersion).toHtmlEscaped(),
+                                         str(path->fwupdDeviceId).left(12),
+                                         str(path->reason).toHtmlEscaped()));
     }
-    for (const auto& release : path.value("releases", Json::array())) {
+    for (const auto& release : path->releases) {
         const int row = m_fwupdReleases->rowCount();
         m_fwupdReleases->insertRow(row);
-        m_fwupdReleases->setItem(row, 0, item(str(release, "version")));
-        m_fwupdReleases->setItem(row, 1, item(str(release, "remote")));
-        m_fwupdReleases->setItem(row, 2, item(str(release, "summary")));
+        m_fwupdReleases->setItem(row, 0, item(str(release.version)));
+        m_fwupdReleases->setItem(row, 1, item(str(release.remoteId)));
+        m_fwupdReleases->setItem(row, 2, item(str(release.summary)));
     }
     if (m_fwupdReleases->rowCount() > 0) {
         m_fwupdReleases->selectRow(0);
@@ -246,16 +243,13 @@ void FirmwarePage::startFwupdInstall() {
         return;
     }
     const QString version = m_fwupdReleases->item(selected.front().row(), 0)->text();
-    const Json question{
-        {"reset_account", tr("fwupd installs firmware %1 on %2. fwupd checks the file against "
-                             "its metadata and may ask for your password.")
-                              .arg(version, m_fwupdSummary->text()
-                                                .section(QLatin1String("</b>"), 0, 0)
-                                                .remove(QLatin1String("<b>")))
-                              .toStdString()},
-        {"reminders",
-         Json::array({tr("Back up your data first.").toStdString(),
-                      tr("Keep the machine powered until fwupd is done.").toStdString()})}};
+    const UpdateQuestion question{
+        tr("fwupd installs firmware %1 on %2. fwupd checks the file against its metadata and "
+           "may ask for your password.")
+            .arg(version, m_fwupdSummary->text()
+                              .section(QLatin1String("</b>"), 0, 0)
+                              .remove(QLatin1String("<b>"))),
+        {tr("Back up your data first."), tr("Keep the machine powered until fwupd is done.")}};
     if (!m_confirm || !m_confirm(question)) {
         m_fwupdResult->setText(tr("Install cancelled; nothing was sent to fwupd."));
         return;
@@ -277,10 +271,9 @@ void FirmwarePage::startFwupdInstall() {
             Qt::QueuedConnection);
     };
     m_fwupdWatcher.setFuture(QtConcurrent::run([service, cancel, request, progress] {
-        FwupdOutcome outcome{firmware::installWithFwupd(*service, request, progress, cancel.get()),
-                             Json()};
-        outcome.path = firmware::fwupdPathJson(*service, request.deviceId);
-        return outcome;
+        return FwupdOutcome{firmware::installWithFwupd(*service, request, progress, cancel.get()),
+                            std::make_shared<const firmware::PathStatus>(
+                                firmware::probeFwupdDevice(*service, request.deviceId))};
     }));
     updateButtons();
 }
@@ -308,15 +301,15 @@ void FirmwarePage::fwupdFinished() {
     const QString result = m_fwupdResult->text();
     // The fwupd row of "Update paths" follows what fwupd answers now.
     for (int row = 0; row < m_paths->rowCount(); ++row) {
-        if (m_paths->item(row, 0)->data(Qt::UserRole).toString() == QLatin1String("fwupd")) {
-            const bool offered = outcome.path.value("available", false);
-            m_paths->setItem(row, 0, item(str(outcome.path, "title"), !offered));
-            m_paths->item(row, 0)->setData(Qt::UserRole, QStringLiteral("fwupd"));
+        if (m_paths->item(row, 0)->data(Qt::UserRole).toString() == str(outcome.path->id)) {
+            const bool offered = outcome.path->available;
+            m_paths->setItem(row, 0, item(str(outcome.path->title), !offered));
+            m_paths->item(row, 0)->setData(Qt::UserRole, str(outcome.path->id));
             m_paths->setItem(row, 1, item(yesNo(offered), !offered));
-            m_paths->setItem(row, 2, item(str(outcome.path, "reason"), !offered));
+            m_paths->setItem(row, 2, item(str(outcome.path->reason), !offered));
         }
     }
-    showFwupd(outcome.path);
+    showFwupd(outcome.path.get());
     m_fwupdResult->setText(result);
     emit resultShown(QStringLiteral("fwupd.install"));
 }
@@ -380,7 +373,7 @@ QGroupBox* FirmwarePage::buildUpdateBox() {
     return group;
 }
 
-void FirmwarePage::setConfirmHandler(std::function<bool(const Json&)> handler) {
+void FirmwarePage::setConfirmHandler(std::function<bool(const UpdateQuestion&)> handler) {
     m_confirm = std::move(handler);
 }
 
@@ -420,82 +413,83 @@ void FirmwarePage::refresh() {
     }
     m_status->setText(
         tr("Reading the firmware of %1…").arg(QString::fromStdString(m_device->path)));
-    m_runner->call(firmwareVerb(firmware::kVerbInfo),
-                   toJson(firmware::InfoRequest{m_device->path}));
+    const firmware::InfoRequest request{m_device->path};
+    m_runner->run(firmwareVerb(firmware::kVerbInfo),
+                  clientWork<firmware::FirmwareClient>(
+                      [request](firmware::FirmwareClient& client, const auto&) {
+                          return client.info(request);
+                      }));
 }
 
-void FirmwarePage::showInfo(const Json& info) {
-    const QString revision = str(info, "revision");
+void FirmwarePage::showInfo(const firmware::FirmwareInfo& info) {
+    const firmware::DriveFirmwareFacts& facts = info.facts;
+    const QString revision = str(facts.revision);
     m_identity->setText(
         tr("<b>%1</b> — %2 — firmware <b>%3</b>")
-            .arg(str(info, "device"), str(info, "model").toHtmlEscaped(),
+            .arg(str(info.device.path), str(facts.model).toHtmlEscaped(),
                  revision.isEmpty() ? tr("not reported") : revision.toHtmlEscaped()));
-    const Json& nvme = info.contains("nvme") ? info["nvme"] : Json();
-    const Json& log = info.contains("slot_log") ? info["slot_log"] : Json();
+    const firmware::NvmeFirmwareCaps* caps = facts.nvme ? &*facts.nvme : nullptr;
     m_slots->setRowCount(0);
-    if (nvme.is_object()) {
+    if (caps != nullptr) {
         m_caps->setText(
             tr("%1 slot(s); slot 1 read-only: %2; activation without reset: %3; Firmware "
                "Download/Commit: %4; download chunk %5 KiB%6")
-                .arg(nvme.value("slots", 0))
-                .arg(yesNo(nvme.value("slot1_read_only", false)),
-                     yesNo(nvme.value("activation_without_reset", false)),
-                     yesNo(nvme.value("download_commit_supported", false)))
-                .arg(nvme.value("chunk_bytes", 0U) / 1024)
-                .arg(nvme.value("granularity_stated", false) ? tr(" (FWUG)")
-                                                             : tr(" (FWUG not stated)")));
-        m_slot->setMaximum(std::max(1, nvme.value("slots", 1)));
-    } else if (const Json& ata = info.value("ata_microcode", Json()); ata.is_object()) {
+                .arg(caps->slotCount)
+                .arg(yesNo(caps->slot1ReadOnly), yesNo(caps->activationWithoutReset),
+                     yesNo(caps->downloadCommitSupported))
+                .arg(caps->chunkBytes() / 1024)
+                .arg(caps->granularityStated() ? tr(" (FWUG)") : tr(" (FWUG not stated)")));
+        m_slot->setMaximum(std::max(1, static_cast<int>(caps->slotCount)));
+    } else if (facts.ata) {
         QStringList modes;
-        for (const auto& mode : ata.value("modes", Json::array())) {
-            modes << QString::fromStdString(mode.get<std::string>());
+        for (const auto& mode : facts.ata->modes()) {
+            modes << str(mode);
         }
         m_caps->setText(
-            ata.value("supported", false)
+            facts.ata->supported
                 ? tr("ATA DOWNLOAD MICROCODE modes: %1").arg(modes.join(QStringLiteral("; ")))
                 : tr("The drive does not support ATA DOWNLOAD MICROCODE."));
     } else {
-        const QString why = str(info, "nvme_error");
+        const QString why = str(facts.nvmeError);
         m_caps->setText(why.isEmpty() ? tr("This drive reports no firmware slots.")
                                       : tr("Firmware slots unavailable: %1").arg(why));
     }
-    if (log.is_object()) {
-        for (const auto& slot : log["slots"]) {
+    if (const auto& log = facts.slotLog) {
+        for (const auto& slot : firmware::slotStates(*log, caps)) {
             QStringList state;
-            if (slot.value("active", false)) {
+            if (slot.active) {
                 state << tr("active");
             }
-            if (slot.value("next_reset", false)) {
+            if (slot.nextReset) {
                 state << tr("active after the next reset");
             }
-            if (slot.value("read_only", false)) {
+            if (slot.readOnly) {
                 state << tr("read-only");
             }
             const int row = m_slots->rowCount();
             m_slots->insertRow(row);
-            const QString rev = str(slot, "revision");
-            m_slots->setItem(row, 0, item(QString::number(slot.value("slot", 0))));
+            const QString rev = str(slot.revision);
+            m_slots->setItem(row, 0, item(QString::number(slot.slot)));
             m_slots->setItem(row, 1, item(rev.isEmpty() ? tr("(empty)") : rev, rev.isEmpty()));
             m_slots->setItem(row, 2, item(state.join(QStringLiteral(", "))));
         }
     }
-    const Json issues = info.value("known_issues", Json::array());
-    if (issues.empty()) {
+    if (info.knownIssues.empty()) {
         m_issues->setText(tr("None known for this model and revision (SSD Keeper's catalog and "
                              "smartctl's drive database)."));
     } else {
         QString html;
-        for (const auto& issue : issues) {
-            const QString source = str(issue, "source");
+        for (const auto& issue : info.knownIssues) {
+            const QString source = str(issue.source);
             const QString link =
                 source.startsWith(QLatin1String("http"))
                     ? QStringLiteral("<a href=\"%1\">%1</a>").arg(source.toHtmlEscaped())
                     : source.toHtmlEscaped();
             html += QStringLiteral("<p><span style=\"color:%1\"><b>%2</b></span><br>")
-                        .arg(theme::kError.name(), str(issue, "problem").toHtmlEscaped());
-            if (!str(issue, "fixed_revision").isEmpty()) {
+                        .arg(theme::kError.name(), str(issue.problem).toHtmlEscaped());
+            if (!issue.fixedRevision.empty()) {
                 html += tr("Fixed in firmware <b>%1</b>. ")
-                            .arg(str(issue, "fixed_revision").toHtmlEscaped());
+                            .arg(str(issue.fixedRevision).toHtmlEscaped());
             }
             html += tr("Source: %1</p>").arg(link);
         }
@@ -503,21 +497,21 @@ void FirmwarePage::showInfo(const Json& info) {
     }
     m_paths->setRowCount(0);
     m_imagePathOffered = false;
-    Json fwupdPath;
-    for (const auto& path : info.value("update_paths", Json::array())) {
-        const bool offered = path.value("available", false);
-        if (str(path, "id") == QLatin1String("nvme-image")) {
+    const firmware::PathStatus* fwupdPath = nullptr;
+    for (const auto& path : info.paths) {
+        const bool offered = path.available;
+        if (path.id == "nvme-image") {
             m_imagePathOffered = offered;
         }
-        if (str(path, "id") == QLatin1String("fwupd")) {
-            fwupdPath = path;
+        if (path.id == "fwupd") {
+            fwupdPath = &path;
         }
         const int row = m_paths->rowCount();
         m_paths->insertRow(row);
-        m_paths->setItem(row, 0, item(str(path, "title"), !offered));
-        m_paths->item(row, 0)->setData(Qt::UserRole, str(path, "id"));
+        m_paths->setItem(row, 0, item(str(path.title), !offered));
+        m_paths->item(row, 0)->setData(Qt::UserRole, str(path.id));
         m_paths->setItem(row, 1, item(yesNo(offered), !offered));
-        m_paths->setItem(row, 2, item(str(path, "reason"), !offered));
+        m_paths->setItem(row, 2, item(str(path.reason), !offered));
     }
     m_paths->resizeRowsToContents();
     m_slots->resizeRowsToContents();
@@ -563,25 +557,33 @@ void FirmwarePage::startUpdate() {
         imageSize = static_cast<std::uint64_t>(file.size());
     }
     m_status->setText(tr("Checking the update…"));
-    m_runner->call(firmwareVerb(firmware::kVerbPlan),
-                   toJson(firmware::planOf(*request, imageSize)));
+    const firmware::PlanVerbRequest planRequest = firmware::planOf(*request, imageSize);
+    m_runner->run(firmwareVerb(firmware::kVerbPlan),
+                  clientWork<firmware::FirmwareClient>(
+                      [planRequest](firmware::FirmwareClient& client, const auto&) {
+                          return client.plan(planRequest);
+                      }));
 }
 
-void FirmwarePage::showPlanAndMaybeUpdate(const Json& plan) {
+void FirmwarePage::showPlanAndMaybeUpdate(const firmware::UpdatePlan& plan) {
     QStringList lines;
-    for (const auto& check : plan.value("checks", Json::array())) {
+    for (const auto& check : plan.checks) {
         lines << QStringLiteral("%1 %2: %3")
-                     .arg(check.value("passed", false) ? QStringLiteral("✔") : QStringLiteral("✘"),
-                          str(check, "name"), str(check, "detail"));
+                     .arg(check.passed ? QStringLiteral("✔") : QStringLiteral("✘"), str(check.name),
+                          str(check.detail));
     }
-    if (!plan.value("allowed", false)) {
+    if (!plan.allowed()) {
         m_updateResult->setText(
-            tr("Refused — %1\n%2").arg(str(plan, "refusal"), lines.join(QLatin1Char('\n'))));
+            tr("Refused — %1\n%2").arg(str(plan.refusal()), lines.join(QLatin1Char('\n'))));
         m_status->clear();
         return;
     }
     m_updateResult->setText(lines.join(QLatin1Char('\n')));
-    if (!m_confirm || !m_confirm(plan)) {
+    UpdateQuestion question{str(plan.resetAccount), {}};
+    for (const auto& reminder : plan.reminders) {
+        question.reminders << str(reminder);
+    }
+    if (!m_confirm || !m_confirm(question)) {
         m_status->setText(tr("Update cancelled; nothing was sent to the drive."));
         return;
     }
@@ -595,42 +597,44 @@ void FirmwarePage::showPlanAndMaybeUpdate(const Json& plan) {
     m_progress->show();
     showFraction(m_progress, 0.0);
     m_status->setText(tr("Updating the firmware; keep the machine powered…"));
-    m_runner->call(firmwareVerb(firmware::kVerbUpdate), toJson(*request));
+    m_runner->run(firmwareVerb(firmware::kVerbUpdate),
+                  clientWork<firmware::FirmwareClient>(
+                      [request = *request](firmware::FirmwareClient& client,
+                                           const rpc::Transport::EventHandler& onEvent) {
+                          return client.update(request, onEvent);
+                      }));
 }
 
-void FirmwarePage::helperFinished(const QString& verb, bool ok, const QString& error,
-                                  const Json& result) {
+void FirmwarePage::helperFinished(const QString& verb, const HelperCaller::Outcome& outcome) {
+    QString why;
     if (verb == firmwareVerb(firmware::kVerbInfo)) {
-        if (ok) {
-            showInfo(result);
-            m_status->clear();
+        if (auto info = replyOf(outcome, firmware::firmwareInfoFromJson, why)) {
+            showInfo(*info);
         } else {
-            m_caps->setText(tr("The firmware could not be read: %1").arg(error));
-            m_status->clear();
+            m_caps->setText(tr("The firmware could not be read: %1").arg(why));
         }
+        m_status->clear();
     } else if (verb == firmwareVerb(firmware::kVerbPlan)) {
-        if (ok) {
-            showPlanAndMaybeUpdate(result);
+        if (auto plan = replyOf(outcome, firmware::updatePlanFromJson, why)) {
+            showPlanAndMaybeUpdate(*plan);
         } else {
-            m_updateResult->setText(tr("Cannot check the update: %1").arg(error));
+            m_updateResult->setText(tr("Cannot check the update: %1").arg(why));
             m_status->clear();
         }
     } else if (verb == firmwareVerb(firmware::kVerbUpdate)) {
         m_progress->hide();
-        if (ok) {
-            const Json& outcome = result["result"];
+        if (auto reply = replyOf(outcome, firmware::updateReplyFromJson, why)) {
             m_updateResult->setText(
                 tr("Firmware committed. %1%2")
-                    .arg(str(outcome, "account"),
-                         outcome.value("reset_needed", false)
+                    .arg(str(reply->result.account),
+                         reply->result.resetNeeded
                              ? tr("\nA reset is needed before the drive runs it.")
                              : QString()));
-            m_status->clear();
             m_refreshPending = true;
         } else {
-            m_updateResult->setText(tr("The update failed: %1").arg(error));
-            m_status->clear();
+            m_updateResult->setText(tr("The update failed: %1").arg(why));
         }
+        m_status->clear();
     }
     emit resultShown(verb);
     if (m_refreshPending && !m_runner->isBusy()) {

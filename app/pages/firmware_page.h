@@ -6,11 +6,12 @@
 #include <optional>
 
 #include <QFutureWatcher>
+#include <QString>
+#include <QStringList>
 
+#include "app/helper_caller.h"
 #include "app/pages/device_page.h"
-#include "core/base/json.h"
 #include "core/firmware/fwupd.h"
-#include "core/firmware/verbs.h"
 #include "core/rpc/transport.h"
 
 class QCheckBox;
@@ -23,9 +24,16 @@ class QPushButton;
 class QSpinBox;
 class QTableWidget;
 
-namespace ssdk::app {
+// Declared in core/firmware/verbs.h, which a Qt header cannot include (the types name a
+// member `slots`, Qt's macro; firmware_page.cpp includes it with the macro set aside).
+namespace ssdk::firmware {
+struct FirmwareInfo;
+struct PathStatus;
+struct UpdatePlan;
+struct UpdateVerbRequest;
+} // namespace ssdk::firmware
 
-class HelperCaller;
+namespace ssdk::app {
 
 // Firmware: the running revision, the NVMe slot table, known problems of the model and
 // revision (with their public sources), the update paths with the reason each one is not
@@ -44,12 +52,19 @@ public:
 
     void setDevice(const device::Device* device) override;
 
+    // What a confirmation asks about: what happens afterwards, and what to keep in mind.
+    struct UpdateQuestion {
+        QString account;
+        QStringList reminders;
+    };
+
     // Shows a firmware.info answer (public so tests and screenshots can feed one).
-    void showInfo(const Json& info);
+    void showInfo(const firmware::FirmwareInfo& info);
     // Starts the update flow: firmware.plan, the confirmation, then firmware.update.
     void startUpdate();
-    // Decides the confirmation; the default asks with a message box. Tests replace it.
-    void setConfirmHandler(std::function<bool(const Json& plan)> handler);
+    // Decides the confirmation of an NVMe update or an fwupd install; the default asks with a
+    // message box. Tests replace it.
+    void setConfirmHandler(std::function<bool(const UpdateQuestion& question)> handler);
     // Installs the release selected in the fwupd table through fwupd (after the confirmation).
     void startFwupdInstall();
     bool fwupdBusy() const { return m_fwupdWatcher.isRunning(); }
@@ -67,12 +82,13 @@ private:
     QGroupBox* buildPathsBox();
     QGroupBox* buildUpdateBox();
     QGroupBox* buildFwupdBox();
-    void showFwupd(const Json& path);
+    // path: fwupd's update path; null when fwupd was not asked.
+    void showFwupd(const firmware::PathStatus* path);
     void fwupdProgress(unsigned percent, const QString& status);
     void fwupdFinished();
     void refresh();
-    void helperFinished(const QString& verb, bool ok, const QString& error, const Json& result);
-    void showPlanAndMaybeUpdate(const Json& plan);
+    void helperFinished(const QString& verb, const HelperCaller::Outcome& outcome);
+    void showPlanAndMaybeUpdate(const firmware::UpdatePlan& plan);
     // The update the widgets describe; an error when the action is not one.
     Expected<firmware::UpdateVerbRequest> updateRequest() const;
     void updateButtons();
@@ -81,7 +97,7 @@ private:
     std::optional<device::Device> m_device;
     bool m_refreshPending = false;
     bool m_imagePathOffered = false;
-    std::function<bool(const Json&)> m_confirm;
+    std::function<bool(const UpdateQuestion&)> m_confirm;
 
     QLabel* m_identity = nullptr;
     QLabel* m_caps = nullptr;
@@ -101,7 +117,8 @@ private:
     // fwupd: the drive's fwupd device and the upgrades fwupd offers for it.
     struct FwupdOutcome {
         Expected<firmware::FwupdInstallOutcome> install;
-        Json path; // the fwupd device and its upgrades read again afterwards
+        // The fwupd device and its upgrades read again afterwards.
+        std::shared_ptr<const firmware::PathStatus> path;
     };
     std::shared_ptr<firmware::FwupdService> m_fwupd;
     std::shared_ptr<std::atomic<bool>> m_fwupdCancel;

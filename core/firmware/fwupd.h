@@ -107,10 +107,6 @@ Expected<FwupdInstallOutcome> installWithFwupd(FwupdService& service,
                                                const FwupdProgressFn& progress,
                                                const std::atomic<bool>* cancel);
 
-// The fwupd update path (as in firmware.info's "update_paths") of a device fwupd already
-// matched to the drive, read again, e.g. after an install. Defined with the paths.
-Json fwupdPathJson(FwupdService& service, const std::string& deviceId);
-
 Json toJson(const FwupdRelease& release);
 Json toJson(const FwupdInstallOutcome& outcome);
 

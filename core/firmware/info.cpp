@@ -1,8 +1,10 @@
 #include "core/firmware/info.h"
 
 #include <filesystem>
+#include <limits>
 
 #include "core/firmware/nvme_update.h"
+#include "core/firmware/verbs.h"
 #include "core/maintenance/identify.h"
 #include "core/smart/drivedb.h"
 
@@ -30,7 +32,7 @@ std::optional<std::string> ataPortOf(const std::string& sysPath) {
 
 Json capsJson(const NvmeFirmwareCaps& caps) {
     return Json{{"download_commit_supported", caps.downloadCommitSupported},
-                {"slots", caps.slots},
+                {"slots", caps.slotCount},
                 {"slot1_read_only", caps.slot1ReadOnly},
                 {"activation_without_reset", caps.activationWithoutReset},
                 {"fwug", caps.fwugRaw},
@@ -48,6 +50,53 @@ Json ataJson(const AtaMicrocode& mc) {
     json["min_blocks"] = mc.minBlocks ? Json(*mc.minBlocks) : Json();
     json["max_blocks"] = mc.maxBlocks ? Json(*mc.maxBlocks) : Json();
     return json;
+}
+
+NvmeFirmwareCaps readCaps(const ResultReader& reader) {
+    constexpr std::uint64_t kMaxByte = std::numeric_limits<std::uint8_t>::max();
+    constexpr std::uint64_t kMaxActivationMs = std::uint64_t{0xFFFF} * 100;
+    NvmeFirmwareCaps caps;
+    caps.downloadCommitSupported = reader.boolean("download_commit_supported");
+    caps.slotCount = static_cast<std::uint8_t>(reader.number("slots", kMaxByte));
+    caps.slot1ReadOnly = reader.boolean("slot1_read_only");
+    caps.activationWithoutReset = reader.boolean("activation_without_reset");
+    caps.fwugRaw = static_cast<std::uint8_t>(reader.number("fwug", kMaxByte));
+    reader.derived("chunk_bytes", caps.chunkBytes(), "'fwug'");
+    reader.derived("granularity_stated", caps.granularityStated(), "'fwug'");
+    const auto activationMs = reader.number("max_activation_time_ms", kMaxActivationMs);
+    if (activationMs % 100 != 0) {
+        reader.refuse("max_activation_time_ms", "is not a multiple of 100 ms (MTFA's unit)");
+    }
+    caps.maxActivationTime100ms = static_cast<std::uint16_t>(activationMs / 100);
+    return caps;
+}
+
+AtaMicrocode readAta(const ResultReader& reader) {
+    constexpr std::uint64_t kMaxWord = std::numeric_limits<std::uint16_t>::max();
+    AtaMicrocode mc;
+    mc.supported = reader.boolean("supported");
+    mc.enabled = reader.boolean("enabled");
+    mc.dmaSupported = reader.boolean("dma");
+    mc.segmentedSupported = reader.boolean("segmented");
+    if (auto blocks = reader.nullableNumber("min_blocks", kMaxWord)) {
+        mc.minBlocks = static_cast<std::uint16_t>(*blocks);
+    }
+    if (auto blocks = reader.nullableNumber("max_blocks", kMaxWord)) {
+        mc.maxBlocks = static_cast<std::uint16_t>(*blocks);
+    }
+    reader.derived("modes", mc.modes(), "its other fields");
+    return mc;
+}
+
+// device::toString's name of a bus, back.
+std::optional<device::Bus> busOf(std::string_view name) {
+    for (int i = 0; i <= static_cast<int>(device::Bus::Unknown); ++i) {
+        const auto bus = static_cast<device::Bus>(i);
+        if (device::toString(bus) == name) {
+            return bus;
+        }
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -105,7 +154,7 @@ FirmwareInfo readFirmwareInfo(const device::Device& device, const SysfsRoot& roo
                 facts.nvmeError = caps.error().describe();
             }
             if (auto slots = readSlotLog(**admin)) {
-                facts.slots = *slots;
+                facts.slotLog = *slots;
             } else if (facts.nvmeError.empty()) {
                 facts.nvmeError = slots.error().describe();
             }
@@ -171,7 +220,7 @@ Json toJson(const FirmwareInfo& info) {
               {"ata_error", info.ataError}, {"catalog_error", info.catalogError}};
     json["nvme"] = facts.nvme ? capsJson(*facts.nvme) : Json();
     json["slot_log"] =
-        facts.slots ? toJson(*facts.slots, facts.nvme ? &*facts.nvme : nullptr) : Json();
+        facts.slotLog ? toJson(*facts.slotLog, facts.nvme ? &*facts.nvme : nullptr) : Json();
     json["ata_microcode"] = facts.ata ? ataJson(*facts.ata) : Json();
     Json issues = Json::array();
     for (const auto& finding : info.knownIssues) {
@@ -185,6 +234,41 @@ Json toJson(const FirmwareInfo& info) {
     }
     json["update_paths"] = paths;
     return json;
+}
+
+Expected<FirmwareInfo> firmwareInfoFromJson(const Json& json) {
+    const ResultReader reader(json, "the firmware.info result");
+    FirmwareInfo info;
+    DriveFirmwareFacts& facts = info.facts;
+    info.device.path = reader.string("device");
+    if (auto bus = busOf(reader.string("bus"))) {
+        info.device.bus = *bus;
+    } else {
+        reader.refuse("bus", "is not a bus name");
+    }
+    facts.model = reader.string("model");
+    facts.serial = reader.string("serial");
+    facts.revision = reader.string("revision");
+    facts.nvmeError = reader.string("nvme_error");
+    info.ataError = reader.string("ata_error");
+    info.catalogError = reader.string("catalog_error");
+    if (auto nvme = reader.nullableObject("nvme")) {
+        facts.nvme = readCaps(*nvme);
+    }
+    if (auto log = reader.nullableObject("slot_log")) {
+        facts.slotLog = readSlotLog(*log, facts.nvme ? &*facts.nvme : nullptr);
+    }
+    if (auto ata = reader.nullableObject("ata_microcode")) {
+        facts.ata = readAta(*ata);
+    }
+    for (const auto& issue : reader.objects("known_issues")) {
+        info.knownIssues.push_back(readFinding(issue));
+    }
+    reader.derived("health_reasons", healthReasons(info.knownIssues), "its known issues");
+    for (const auto& path : reader.objects("update_paths")) {
+        info.paths.push_back(readPathStatus(path));
+    }
+    return reader.finish(std::move(info));
 }
 
 } // namespace ssdk::firmware

@@ -45,5 +45,9 @@ FirmwareInfo readFirmwareInfo(const device::Device& device, const SysfsRoot& roo
 FirmwareInfo readFirmwareInfo(const device::Device& device);
 
 Json toJson(const FirmwareInfo& info);
+// firmware.info's result read back (the rules of the results' readers, verbs.h): the device
+// has its path and bus only, facts.device is null, and NVMe caps have no model, serial or
+// firmware (toJson writes them as the facts').
+Expected<FirmwareInfo> firmwareInfoFromJson(const Json& json);
 
 } // namespace ssdk::firmware

@@ -44,7 +44,7 @@ Expected<NvmeFirmwareCaps> parseFirmwareCaps(std::span<const std::uint8_t> data)
     const std::uint8_t frmw = data[260];
     caps.downloadCommitSupported = fieldBit(oacs, 2);
     caps.slot1ReadOnly = fieldBit(frmw, 0);
-    caps.slots = static_cast<std::uint8_t>((frmw >> 1) & 0x07);
+    caps.slotCount = static_cast<std::uint8_t>((frmw >> 1) & 0x07);
     caps.activationWithoutReset = fieldBit(frmw, 4);
     caps.maxActivationTime100ms = static_cast<std::uint16_t>(data[258] | (data[259] << 8));
     caps.fwugRaw = data[319];

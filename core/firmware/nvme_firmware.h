@@ -31,7 +31,7 @@ struct NvmeFirmwareCaps {
     std::string model, serial, firmware;
     bool downloadCommitSupported = false; // OACS bit 2
     bool slot1ReadOnly = false;           // FRMW bit 0
-    std::uint8_t slots = 0;               // FRMW bits 3:1 (1-7)
+    std::uint8_t slotCount = 0;           // FRMW bits 3:1 (1-7)
     bool activationWithoutReset = false;  // FRMW bit 4
     // FWUG byte: 0 = the controller gives no granularity, FFh = no restriction, else units
     // of 4 KiB.

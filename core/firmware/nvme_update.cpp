@@ -148,11 +148,11 @@ UpdatePlan planNvmeUpdate(const NvmeFirmwareCaps& caps, const NvmeSlotLog& slots
                           ? "the controller supports Firmware Download and Commit"
                           : "the controller does not support Firmware Download and Commit "
                             "(OACS bit 2 is clear)"});
-    const bool slotInRange = request.slot >= 1 && request.slot <= caps.slots;
+    const bool slotInRange = request.slot >= 1 && request.slot <= caps.slotCount;
     checks.push_back({"slot", slotInRange,
-                      slotInRange ? fmt::format("slot {} of {}", request.slot, caps.slots)
+                      slotInRange ? fmt::format("slot {} of {}", request.slot, caps.slotCount)
                                   : fmt::format("slot {} does not exist; the drive has slots 1-{}",
-                                                request.slot, caps.slots)});
+                                                request.slot, caps.slotCount)});
     if (slotInRange && replacesImage(request.action)) {
         const bool readOnly = request.slot == 1 && caps.slot1ReadOnly;
         checks.push_back({"slot writable", !readOnly,
@@ -306,8 +306,8 @@ Json toJson(const UpdateResult& result) {
 
 Json toJson(const NvmeSlotLog& log, const NvmeFirmwareCaps* caps) {
     Json slots = Json::array();
-    const std::size_t count = caps != nullptr && caps->slots > 0
-                                  ? std::min<std::size_t>(caps->slots, log.revisions.size())
+    const std::size_t count = caps != nullptr && caps->slotCount > 0
+                                  ? std::min<std::size_t>(caps->slotCount, log.revisions.size())
                                   : log.revisions.size();
     for (std::size_t i = 0; i < count; ++i) {
         const auto number = static_cast<int>(i + 1);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "core/firmware/verbs.h"
+
 namespace ssdk::firmware {
 
 PathStatus NvmeImagePath::probe(const DriveFirmwareFacts& facts) {
@@ -21,26 +23,26 @@ PathStatus NvmeImagePath::probe(const DriveFirmwareFacts& facts) {
                         "bit 2 is clear)";
         return status;
     }
-    if (!facts.slots) {
+    if (!facts.slotLog) {
         status.reason = "the firmware slot log could not be read, so the slots cannot be "
                         "checked: " +
                         facts.nvmeError;
         return status;
     }
     const NvmeFirmwareCaps& caps = *facts.nvme;
-    if (caps.slots == 0) {
+    if (caps.slotCount == 0) {
         status.reason = "the controller reports no firmware slots";
         return status;
     }
-    if (caps.slots == 1 && caps.slot1ReadOnly) {
+    if (caps.slotCount == 1 && caps.slot1ReadOnly) {
         status.reason = "the only firmware slot is read-only";
         return status;
     }
     status.available = true;
     status.reason = fmt::format(
-        "{} slot{}{}; downloads in chunks of {} KiB{}; {}", caps.slots, caps.slots == 1 ? "" : "s",
-        caps.slot1ReadOnly ? " (slot 1 read-only)" : "", caps.chunkBytes() / 1024,
-        caps.granularityStated() ? " (FWUG)" : " (no granularity stated)",
+        "{} slot{}{}; downloads in chunks of {} KiB{}; {}", caps.slotCount,
+        caps.slotCount == 1 ? "" : "s", caps.slot1ReadOnly ? " (slot 1 read-only)" : "",
+        caps.chunkBytes() / 1024, caps.granularityStated() ? " (FWUG)" : " (no granularity stated)",
         caps.activationWithoutReset ? "activation without reset is supported"
                                     : "activation needs a reset");
     return status;
@@ -131,10 +133,6 @@ PathStatus probeFwupdDevice(FwupdService& service, const std::string& deviceId) 
     return {"fwupd", "fwupd / LVFS", false, "fwupd no longer lists device " + deviceId};
 }
 
-Json fwupdPathJson(FwupdService& service, const std::string& deviceId) {
-    return toJson(probeFwupdDevice(service, deviceId));
-}
-
 std::vector<PathStatus> probeAllPaths(const DriveFirmwareFacts& facts, FwupdService* fwupd) {
     NvmeImagePath nvme;
     AtaMicrocodePath ata;
@@ -158,6 +156,21 @@ Json toJson(const PathStatus& status) {
                 {"fwupd_device_name", status.fwupdDeviceName},
                 {"fwupd_version", status.fwupdVersion},
                 {"releases", releases}};
+}
+
+PathStatus readPathStatus(const ResultReader& reader) {
+    PathStatus status;
+    status.id = reader.string("id");
+    status.title = reader.string("title");
+    status.available = reader.boolean("available");
+    status.reason = reader.string("reason");
+    status.fwupdDeviceId = reader.string("fwupd_device_id");
+    status.fwupdDeviceName = reader.string("fwupd_device_name");
+    status.fwupdVersion = reader.string("fwupd_version");
+    for (const auto& release : reader.objects("releases")) {
+        status.releases.push_back(readRelease(release));
+    }
+    return status;
 }
 
 } // namespace ssdk::firmware

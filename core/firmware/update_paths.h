@@ -16,12 +16,14 @@
 
 namespace ssdk::firmware {
 
+class ResultReader;
+
 // What probing found out about the drive, shared by the paths.
 struct DriveFirmwareFacts {
     const device::Device* device = nullptr;
     std::string model, serial, revision;
     std::optional<NvmeFirmwareCaps> nvme;
-    std::optional<NvmeSlotLog> slots;
+    std::optional<NvmeSlotLog> slotLog;
     std::string nvmeError; // why the NVMe facts are missing
     std::optional<AtaMicrocode> ata;
 };
@@ -74,5 +76,7 @@ PathStatus probeFwupdDevice(FwupdService& service, const std::string& deviceId);
 std::vector<PathStatus> probeAllPaths(const DriveFirmwareFacts& facts, FwupdService* fwupd);
 
 Json toJson(const PathStatus& status);
+// toJson(PathStatus) read back, by the readers of the results (verbs.h).
+PathStatus readPathStatus(const ResultReader& reader);
 
 } // namespace ssdk::firmware

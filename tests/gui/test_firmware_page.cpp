@@ -17,7 +17,6 @@
 #include <QTemporaryFile>
 
 #include "app/pages/firmware_page.h"
-#include "core/firmware/fwupd.h"
 #include "core/firmware/verbs.h"
 #include "tests/gui/gui_support.h"
 #include "tests/integration/firmware/fwupd_fixture.h"
@@ -43,8 +42,26 @@ Json readJson(const std::string& file) {
 }
 
 // What ssdkeeperctl --json firmware printed for the QEMU lab's emulated NVMe drive.
-Json qemuNvmeInfo() {
-    return readJson(std::string(SSDK_TEST_DATA_DIR) + "/firmware/qemu-nvme-info.json");
+firmware::FirmwareInfo qemuNvmeInfo() {
+    Json json = readJson(std::string(SSDK_TEST_DATA_DIR) + "/firmware/qemu-nvme-info.json");
+    // Captured before firmware.info named the fwupd device and its version in every path.
+    for (auto& path : json["update_paths"]) {
+        path["fwupd_device_name"] = "";
+        path["fwupd_version"] = "";
+    }
+    auto info = firmware::firmwareInfoFromJson(json);
+    INFO((info ? std::string() : info.error().describe()));
+    REQUIRE(info);
+    return *info;
+}
+
+// Three slots, slot 2 active.
+void setThreeSlots(firmware::FirmwareInfo& info) {
+    REQUIRE(info.facts.nvme);
+    REQUIRE(info.facts.slotLog);
+    info.facts.nvme->slotCount = 3;
+    info.facts.slotLog->revisions = {"1B2QGXA7", "3B2QGXA7", ""};
+    info.facts.slotLog->activeSlot = 2;
 }
 
 } // namespace
@@ -84,35 +101,19 @@ TEST_CASE("a known firmware problem is shown with its source link and the image 
         }
     }
     REQUIRE(entry.is_object());
-    Json info = qemuNvmeInfo();
-    info["device"] = "/dev/nvme1n1";
-    info["model"] = "Samsung SSD 980 PRO 2TB";
-    info["revision"] = "3B2QGXA7";
-    info["nvme"]["download_commit_supported"] = true;
-    info["nvme"]["slots"] = 3;
-    info["nvme"]["activation_without_reset"] = true;
-    info["slot_log"]["slots"] = Json::array({Json{{"slot", 1},
-                                                  {"revision", "1B2QGXA7"},
-                                                  {"active", false},
-                                                  {"next_reset", false},
-                                                  {"read_only", true}},
-                                             Json{{"slot", 2},
-                                                  {"revision", "3B2QGXA7"},
-                                                  {"active", true},
-                                                  {"next_reset", false},
-                                                  {"read_only", false}},
-                                             Json{{"slot", 3},
-                                                  {"revision", ""},
-                                                  {"active", false},
-                                                  {"next_reset", false},
-                                                  {"read_only", false}}});
-    info["slot_log"]["active_slot"] = 2;
-    info["known_issues"] = Json::array({Json{{"origin", "catalog"},
-                                             {"problem", entry["problem"]},
-                                             {"fixed_revision", entry["fixed"]},
-                                             {"source", entry["source"]}}});
-    info["update_paths"][0]["available"] = true;
-    info["update_paths"][0]["reason"] =
+    firmware::FirmwareInfo info = qemuNvmeInfo();
+    info.device.path = "/dev/nvme1n1";
+    info.facts.model = "Samsung SSD 980 PRO 2TB";
+    info.facts.revision = "3B2QGXA7";
+    REQUIRE(info.facts.nvme);
+    info.facts.nvme->downloadCommitSupported = true;
+    info.facts.nvme->activationWithoutReset = true;
+    setThreeSlots(info);
+    info.knownIssues = {firmware::Finding{"catalog", entry["problem"].get<std::string>(),
+                                          entry["fixed"].get<std::string>(),
+                                          entry["source"].get<std::string>()}};
+    info.paths[0].available = true;
+    info.paths[0].reason =
         "3 slots (slot 1 read-only); downloads in chunks of 4 KiB (no granularity stated); "
         "activation without reset is supported";
     FirmwarePage page;
@@ -161,11 +162,11 @@ TEST_CASE("the firmware page reads and checks through the real helper") {
     CHECK(child<QCheckBox>(page, "confirmSystemDisk")->isVisibleTo(&page));
     // Force the flow as if the path were offered: the plan is refused by the helper, and the
     // confirmation is never asked.
-    Json info = qemuNvmeInfo();
-    info["update_paths"][0]["available"] = true;
+    firmware::FirmwareInfo info = qemuNvmeInfo();
+    info.paths[0].available = true;
     page.showInfo(info);
     bool asked = false;
-    page.setConfirmHandler([&asked](const Json&) {
+    page.setConfirmHandler([&asked](const FirmwarePage::UpdateQuestion&) {
         asked = true;
         return false;
     });
@@ -203,11 +204,11 @@ TEST_CASE("the firmware page lists fwupd's upgrades and installs one with progre
     INFO(fixture.failure());
     REQUIRE(fixture.started());
     const auto service = firmware::systemFwupdService();
-    Json info = qemuNvmeInfo();
-    REQUIRE(info["update_paths"][1]["id"] == "fwupd");
-    info["update_paths"][1] =
-        firmware::fwupdPathJson(*service, firmware::test::FwupdFixture::kTestDeviceId);
-    REQUIRE(info["update_paths"][1]["available"] == true);
+    firmware::FirmwareInfo info = qemuNvmeInfo();
+    REQUIRE(info.paths[1].id == "fwupd");
+    info.paths[1] =
+        firmware::probeFwupdDevice(*service, firmware::test::FwupdFixture::kTestDeviceId);
+    REQUIRE(info.paths[1].available);
 
     FirmwarePage page;
     page.resize(900, 1180);
@@ -222,9 +223,10 @@ TEST_CASE("the firmware page lists fwupd's upgrades and installs one with progre
     CHECK(install->isEnabled());
 
     bool asked = false;
-    page.setConfirmHandler([&asked](const Json& question) {
+    page.setConfirmHandler([&asked](const FirmwarePage::UpdateQuestion& question) {
         asked = true;
-        CHECK_THAT(question.value("reset_account", std::string()), Catch::Contains("1.2.3"));
+        CHECK(question.account.contains(QStringLiteral("1.2.3")));
+        CHECK(question.reminders.size() == 2);
         return true;
     });
     std::vector<int> values;

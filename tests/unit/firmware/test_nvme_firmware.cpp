@@ -13,7 +13,7 @@ TEST_CASE("Identify Controller firmware fields: OACS, FRMW, FWUG, MTFA") {
     REQUIRE(caps);
     CHECK(caps->downloadCommitSupported);
     CHECK(caps->slot1ReadOnly);
-    CHECK(caps->slots == 3);
+    CHECK(caps->slotCount == 3);
     CHECK(caps->activationWithoutReset);
     CHECK(caps->fwugRaw == 2);
     CHECK(caps->granularityStated());
@@ -27,7 +27,7 @@ TEST_CASE("Identify Controller firmware fields: OACS, FRMW, FWUG, MTFA") {
     REQUIRE(plain);
     CHECK_FALSE(plain->downloadCommitSupported);
     CHECK_FALSE(plain->slot1ReadOnly);
-    CHECK(plain->slots == 1);
+    CHECK(plain->slotCount == 1);
     CHECK_FALSE(plain->activationWithoutReset);
 }
 

@@ -34,7 +34,7 @@ DriveFirmwareFacts nvmeFacts(const device::Device& d, std::uint8_t frmw, bool fw
     facts.model = d.model;
     facts.serial = d.serial;
     facts.nvme = *parseFirmwareCaps(identifyController(fwCommands, frmw, 0));
-    facts.slots = *parseFirmwareSlotLog(slotLog(0x01, {"1.0"}));
+    facts.slotLog = *parseFirmwareSlotLog(slotLog(0x01, {"1.0"}));
     return facts;
 }
 
@@ -56,7 +56,7 @@ TEST_CASE("the NVMe image path is offered only when the controller can do it") {
     CHECK_THAT(onlyReadOnly.reason, Catch::Contains("read-only"));
 
     auto noLog = nvmeFacts(d, 0x17);
-    noLog.slots.reset();
+    noLog.slotLog.reset();
     noLog.nvmeError = "the firmware slot log could not be read: Invalid Field in Command";
     CHECK_FALSE(NvmeImagePath().probe(noLog).available);
 
