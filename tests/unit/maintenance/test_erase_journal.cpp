@@ -65,7 +65,8 @@ TEST_CASE("an erase journal round-trips through JSON and names the drive safely"
     CHECK_FALSE(eraseJournalFromJson(Json{{"version", 2}}));
 }
 
-TEST_CASE("an erase journal records its jobs; one interrupted while verifying says the erase ran") {
+TEST_CASE(
+    "an erase journal records its jobs, and one interrupted while verifying says the erase ran") {
     auto journal = newJournal(sampleDevice(), "zeroout", "2026-11-23T13:40:02Z");
     const Json fresh = toJson(journal);
     REQUIRE(fresh["steps"].size() == kEraseJobCount);
