@@ -1,20 +1,21 @@
 #include "app/app_services.h"
 
 #include "app/device_text.h"
-#include "core/rpc/client.h"
 
 namespace ssdk::app {
 
-AppServices::AppServices(SysfsRoot root, std::shared_ptr<rpc::Transport> helper)
+AppServices::AppServices(SysfsRoot root, std::shared_ptr<rpc::Transport> helper,
+                         std::shared_ptr<platform::Platform> system)
     : m_root(std::move(root))
-    , m_helper(helper ? std::move(helper) : std::make_shared<rpc::HelperClient>()) {}
+    , m_platform(system ? std::move(system) : platform::makePlatform())
+    , m_helper(helper ? std::move(helper) : m_platform->makeHelperSession()) {}
 
 QString AppServices::recordedRoot() const {
     return m_root.isLive() ? QString() : toQString(m_root.sys().parent_path().string());
 }
 
 device::Discovery AppServices::makeDiscovery() const {
-    return device::Discovery(m_root, device::makeSystemFsProber(m_root));
+    return m_platform->makeDiscovery(m_root);
 }
 
 } // namespace ssdk::app

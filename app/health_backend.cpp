@@ -4,16 +4,17 @@
 
 #include "core/firmware/known_issues.h"
 #include "core/lab/lab.h"
-#include "core/rpc/client.h"
 #include "core/smart/report_loader.h"
 #include "core/smart/smart_client.h"
 
 namespace ssdk::app {
 
-SystemHealthBackend::SystemHealthBackend(std::shared_ptr<rpc::Transport> session)
-    : m_helper(std::move(session))
+SystemHealthBackend::SystemHealthBackend(std::shared_ptr<rpc::Transport> session,
+                                         std::shared_ptr<platform::Platform> platform)
+    : m_platform(platform ? std::move(platform) : platform::makePlatform())
+    , m_helper(std::move(session))
     , m_service(
-          m_runner,
+          m_platform->processRunner(),
           [this](const std::string& verb, const Json& args) { return helper().call(verb, args); },
           ::geteuid() == 0) {
     m_service.setHistory(smart::HealthHistory(lab::userStateDirectory()));
@@ -24,7 +25,7 @@ SystemHealthBackend::~SystemHealthBackend() = default;
 
 rpc::Transport& SystemHealthBackend::helper() {
     if (!m_helper) {
-        m_helper = std::make_shared<rpc::HelperClient>();
+        m_helper = m_platform->makeHelperSession();
     }
     return *m_helper;
 }

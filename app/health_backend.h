@@ -6,8 +6,8 @@
 #include <string>
 
 #include "core/base/error.h"
-#include "core/base/system_process_runner.h"
 #include "core/device/device.h"
+#include "core/platform/platform.h"
 #include "core/smart/health_json.h"
 #include "core/smart/health_service.h"
 #include "core/smart/selftest.h"
@@ -30,12 +30,14 @@ public:
     virtual Expected<void> selfTest(const device::Device& device, smart::SelfTestAction action) = 0;
 };
 
-// The real one: smartctl/libatasmart directly when root, else the helper (smart.read,
-// selftest.start/abort) over `session`, the helper session (AppServices::helper; nullptr = a
-// helper process of its own, started on the first call).
+// The real one: smartctl/libatasmart directly when root (through the platform's process
+// runner), else the helper (smart.read, selftest.start/abort) over `session`, the helper
+// session (AppServices::helper; nullptr = a session of its own from the platform, started on
+// the first call). platform: AppServices::platform; nullptr = makePlatform().
 class SystemHealthBackend final : public HealthBackend {
 public:
-    explicit SystemHealthBackend(std::shared_ptr<rpc::Transport> session = nullptr);
+    explicit SystemHealthBackend(std::shared_ptr<rpc::Transport> session = nullptr,
+                                 std::shared_ptr<platform::Platform> platform = nullptr);
     ~SystemHealthBackend() override;
 
     Expected<smart::DriveHealth> read(const device::Device& device) override;
@@ -46,7 +48,7 @@ private:
     rpc::Transport& helper();
 
     std::mutex m_mutex;
-    SystemProcessRunner m_runner;
+    std::shared_ptr<platform::Platform> m_platform;
     std::shared_ptr<rpc::Transport> m_helper;
     smart::HealthService m_service;
 };

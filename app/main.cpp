@@ -14,6 +14,7 @@
 #include "app/theme.h"
 #include "core/base/log.h"
 #include "core/base/sysfs_root.h"
+#include "core/platform/platform.h"
 
 namespace {
 
@@ -101,8 +102,9 @@ int main(int argc, char** argv) {
         }
         root = ssdk::SysfsRoot(std::filesystem::path(QDir(dir).absolutePath().toStdString()));
     }
-    // The one wiring point: every page gets its helper session and tree from here.
-    ssdk::app::AppServices services(std::move(root));
+    // The one wiring point: every page gets its helper session, tree and Platform from here.
+    // The helper session is the platform's (pkexec on Linux), started on its first call.
+    ssdk::app::AppServices services(std::move(root), nullptr, ssdk::platform::makePlatform());
 
     ssdk::app::applyTheme(application);
     ssdk::app::MainWindow window(std::move(services));

@@ -82,11 +82,12 @@ MainWindow::MainWindow(AppServices services, QWidget* parent)
     // The area pages; each later area adds its page here.
     m_overview = new OverviewPage;
     addPage(m_overview, tr("Overview"));
-    addPage(new HealthPage(std::make_shared<SystemHealthBackend>(helper)), tr("Health"));
-    addPage(new PerformancePage(helper, m_recordedRoot), tr("Performance"));
+    const auto& platform = services.platform();
+    addPage(new HealthPage(std::make_shared<SystemHealthBackend>(helper, platform)), tr("Health"));
+    addPage(new PerformancePage(helper, m_recordedRoot, platform), tr("Performance"));
     addPage(new RamCachePage(new HelperCaller(helper)), tr("RAM Cache"));
     addPage(new SpareAreaPage(m_live, helper), tr("Spare Area"));
-    addPage(new MaintenancePage(helper), tr("Maintenance"));
+    addPage(new MaintenancePage(helper, platform), tr("Maintenance"));
     addPage(new FirmwarePage(helper), tr("Firmware"));
 
     buildStatusBar();

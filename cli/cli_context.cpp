@@ -12,10 +12,16 @@
 
 namespace ssdk::cli {
 
+CliContext::CliContext(std::shared_ptr<platform::Platform> system)
+    : platform(std::move(system))
+    , helperSession(platform->makeHelperSession()) {}
+
+SysfsRoot CliContext::root() const {
+    return sysfsRoot ? SysfsRoot(*sysfsRoot) : SysfsRoot();
+}
+
 device::Discovery CliContext::makeDiscovery() const {
-    SysfsRoot root = sysfsRoot ? SysfsRoot(*sysfsRoot) : SysfsRoot();
-    auto prober = device::makeSystemFsProber(root);
-    return device::Discovery(std::move(root), std::move(prober));
+    return platform->makeDiscovery(root());
 }
 
 int reportError(const CliContext& context, const Error& error) {

@@ -6,23 +6,33 @@
 
 #include "core/base/error.h"
 #include "core/base/json.h"
+#include "core/base/sysfs_root.h"
 #include "core/device/discovery.h"
-#include "core/rpc/client.h"
+#include "core/platform/platform.h"
+#include "core/rpc/transport.h"
 
 namespace ssdk::cli {
 
 // Exit codes of ssdkeeperctl (docs/cli.md).
 enum ExitCode : int { kExitOk = 0, kExitFailed = 1, kExitUsage = 2 };
 
-// Options every command shares, and the run's services: the tree to read and the one helper
-// session every command of the run uses (made in main).
+// Options every command shares, and the run's services (made in main): the tree to read, the
+// Platform (the OS's implementations of the areas' seams) and the one helper session every
+// command of the run uses.
 struct CliContext {
+    // The helper session is system's, started (through pkexec unless root) on its first call.
+    explicit CliContext(std::shared_ptr<platform::Platform> system);
+
     bool json = false;
     std::optional<std::filesystem::path> sysfsRoot; // replay a recorded tree instead of /sys
-    // The helper process, started (through pkexec unless root) on its first call.
-    std::shared_ptr<rpc::Transport> helperSession = std::make_shared<rpc::HelperClient>();
+    std::shared_ptr<platform::Platform> platform;
+    std::shared_ptr<rpc::Transport> helperSession;
 
+    // sysfsRoot's tree, or this machine's.
+    SysfsRoot root() const;
+    // Discovery of root() with the platform's filesystem prober.
     device::Discovery makeDiscovery() const;
+    ProcessRunner& processes() const { return platform->processRunner(); }
     rpc::Transport& helper() const { return *helperSession; }
 };
 

@@ -9,7 +9,6 @@
 #include "cli/health_text.h"
 #include "cli/metrics_http.h"
 #include "core/base/log.h"
-#include "core/base/system_process_runner.h"
 #include "core/firmware/known_issues.h"
 #include "core/lab/lab.h"
 #include "core/rpc/client.h"
@@ -23,14 +22,14 @@ namespace ssdk::cli {
 
 namespace {
 
-// Everything a health command needs: a process runner, the run's helper session (asked only
-// when not root) and the health service over them.
+// Everything a health command needs: the platform's process runner, the run's helper session
+// (asked only when not root) and the health service over them.
 class HealthContext {
 public:
-    explicit HealthContext(rpc::Transport& helper)
+    explicit HealthContext(const CliContext& context)
         : m_service(
-              m_runner,
-              [&helper](const std::string& verb, const Json& args) {
+              context.processes(),
+              [&helper = context.helper()](const std::string& verb, const Json& args) {
                   return helper.call(verb, args);
               },
               ::geteuid() == 0) {
@@ -41,7 +40,6 @@ public:
     smart::HealthService& service() { return m_service; }
 
 private:
-    SystemProcessRunner m_runner;
     smart::HealthService m_service;
 };
 
@@ -104,7 +102,7 @@ int runHealth(const CliContext& context, const HealthOptions& options) {
         return reportError(
             context, Error(ErrorCode::InvalidArgument, "give either a device or --replay FILE"));
     }
-    HealthContext health(context.helper());
+    HealthContext health(context);
     std::optional<smart::RawReport> raw;
     auto result = readHealth(context, health, options, &raw);
     if (!result) {
@@ -145,7 +143,7 @@ std::string renderMetrics(const CliContext& context, HealthContext& health) {
 }
 
 int runMetrics(const CliContext& context, const std::string& listen, const std::string& output) {
-    HealthContext health(context.helper());
+    HealthContext health(context);
     if (!listen.empty()) {
         auto address = parseListenAddress(listen);
         if (!address) {
@@ -185,7 +183,7 @@ int runSelfTest(const CliContext& context, const std::string& deviceName,
     if (!device) {
         return reportError(context, device.error());
     }
-    HealthContext health(context.helper());
+    HealthContext health(context);
     if (action == "status") {
         auto result = health.service().read(*device);
         if (!result) {

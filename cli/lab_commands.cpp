@@ -5,7 +5,6 @@
 #include <memory>
 
 #include "cli/text_output.h"
-#include "core/base/system_process_runner.h"
 #include "core/lab/lab_client.h"
 #include "core/rpc/client.h"
 
@@ -33,8 +32,7 @@ int runLabCreate(const CliContext& context, const lab::LabCreateRequest& request
 }
 
 int runLabList(const CliContext& context) {
-    SystemProcessRunner runner;
-    const lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), runner);
+    const lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), context.processes());
     auto drives = manager.list();
     if (!drives) {
         return reportError(context, drives.error());

@@ -18,6 +18,7 @@
 #include "cli/perf_commands.h"
 #include "cli/trace_commands.h"
 #include "core/base/log.h"
+#include "core/platform/platform.h"
 
 using namespace ssdk;
 using namespace ssdk::cli;
@@ -32,7 +33,7 @@ int main(int argc, char** argv) {
     // Subcommands inherit fallthrough, so this must be set before they are added.
     app.fallthrough();
 
-    CliContext context;
+    CliContext context(platform::makePlatform());
     std::string sysfsRoot;
     bool verbose = false;
     app.add_flag("--json", context.json, "Print machine-readable JSON (schema in docs/cli.md)");

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "cli/text_output.h"
-#include "core/base/system_process_runner.h"
 #include "core/maintenance/maintenance_client.h"
 #include "core/maintenance/trim/fstrim.h"
 
@@ -143,8 +142,8 @@ int runTimer(const CliContext& context, bool enable, bool disable) {
         maintenance::MaintenanceClient client(context.helper());
         return printReply(context, client.setTimer({enable}), "changing fstrim.timer", printTimer);
     }
-    SystemProcessRunner runner;
-    return printReply(context, Expected<trim::TimerFacts>(trim::readTimer(runner, SysfsRoot())),
+    return printReply(context,
+                      Expected<trim::TimerFacts>(trim::readTimer(context.processes(), SysfsRoot())),
                       "reading fstrim.timer", printTimer);
 }
 

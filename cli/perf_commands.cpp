@@ -38,8 +38,8 @@ int runMonitor(const CliContext& context, const MonitorOptions& options) {
     if (!name) {
         return reportError(context, name.error());
     }
-    perf::SysfsStatSource source(context.sysfsRoot ? SysfsRoot(*context.sysfsRoot) : SysfsRoot());
-    perf::Sampler sampler(source, {*name});
+    const auto source = context.platform->makeStatSource(context.root());
+    perf::Sampler sampler(*source, {*name});
     const auto start = perf::Sampler::Clock::now();
     auto first = sampler.sample(start);
     if (!first[0].present) {
@@ -195,11 +195,10 @@ void printAnalysis(const perf::BenchResult& result) {
     }
 }
 
-Expected<perf::BenchResult> benchHere(const perf::BenchTarget& target, const perf::BenchPlan& plan,
-                                      const std::string& preset,
+Expected<perf::BenchResult> benchHere(const CliContext& context, const perf::BenchTarget& target,
+                                      const perf::BenchPlan& plan, const std::string& preset,
                                       const device::Discovery& discovery) {
-    SystemProcessRunner processes;
-    perf::FioRunner runner(processes);
+    perf::FioRunner runner(context.processes());
     g_activeRunner = &runner;
     auto previous = std::signal(SIGINT, onInterrupt);
     auto run = runner.run(target, perf::FioRunSpec{.jobs = plan.jobs}, std::chrono::hours(24));
@@ -281,7 +280,7 @@ int runBench(const CliContext& context, const BenchOptions& options) {
     Expected<perf::BenchResult> benched =
         target->isDevice && ::geteuid() != 0
             ? benchThroughHelper(context, *target, benchOptions, discovery)
-            : benchHere(*target, *plan, options.preset, discovery);
+            : benchHere(context, *target, *plan, options.preset, discovery);
     if (!benched) {
         return reportError(context, benched.error());
     }

@@ -203,10 +203,6 @@ Expected<Json> updateVerb(const NvmeAdminFactory& nvme, const std::optional<lab:
 
 } // namespace
 
-NvmeAdminFactory systemNvmeAdmin() {
-    return maintenance::transport::openNvmeAdmin;
-}
-
 void addFirmwareVerbs(HelperService& service, NvmeAdminFactory nvme,
                       std::shared_ptr<fw::FwupdService> fwupd,
                       std::optional<lab::LabOwner> caller) {

@@ -26,7 +26,4 @@ void addFirmwareVerbs(HelperService& service, maintenance::transport::NvmeAdminF
                       std::shared_ptr<firmware::FwupdService> fwupd,
                       std::optional<lab::LabOwner> caller = std::nullopt);
 
-// openNvmeAdmin (libnvme) on the live system.
-maintenance::transport::NvmeAdminFactory systemNvmeAdmin();
-
 } // namespace ssdk::helper

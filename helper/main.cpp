@@ -12,8 +12,8 @@
 
 #include "core/base/log.h"
 #include "core/base/state_store.h"
-#include "core/base/system_process_runner.h"
 #include "core/cachectl/backends/registry.h"
+#include "core/platform/platform.h"
 #include "core/rpc/protocol.h"
 #include "helper/authorizer.h"
 #include "helper/cache_verbs.h"
@@ -73,7 +73,8 @@ int main(int argc, char** /*argv*/) {
     ::setpgid(0, 0);
 
     const Caller caller = detectCaller();
-    SystemProcessRunner runner;
+    const std::shared_ptr<platform::Platform> platform = platform::makePlatform();
+    ProcessRunner& runner = platform->processRunner();
     PolkitAuthorizer authorizer(caller, runner);
     HelperService service(authorizer);
     service.add(pingVerb(caller));
@@ -86,13 +87,12 @@ int main(int argc, char** /*argv*/) {
     } else {
         log::get("helper")->error("erase journals unavailable: {}", store.error().describe());
     }
-    addMaintenanceVerbs(service, runner, maintenance::erase::systemTransports(),
-                        std::move(eraseJournals));
-    addOpVerbs(service, stateRoot / "op", runner);
+    addMaintenanceVerbs(service, runner, platform->transports(), std::move(eraseJournals));
+    addOpVerbs(service, stateRoot / "op", runner, platform);
     addSmartVerbs(service, runner);
     addPerfVerbs(service, runner, STDIN_FILENO);
     addTraceVerbs(service, STDIN_FILENO);
-    addFirmwareVerbs(service, systemNvmeAdmin(), firmware::systemFwupdService(),
+    addFirmwareVerbs(service, platform->transports().nvme, firmware::systemFwupdService(),
                      callerFileIdentity(caller));
     cachectl::BackendRegistry cacheBackends;
     cachectl::addSystemBackends(cacheBackends, cachectl::HostEnv::live(runner));

@@ -2,6 +2,7 @@
 
 #include "core/overprovision/spare_area.h"
 #include "core/overprovision/verbs.h"
+#include "core/platform/platform.h"
 #include "helper/validation.h"
 
 namespace ssdk::helper {
@@ -13,6 +14,8 @@ using namespace ssdk::overprovision;
 struct OpContext {
     std::filesystem::path journalDirectory;
     ProcessRunner* runner = nullptr;
+    // Discovery and the disk editor of the live system.
+    std::shared_ptr<const platform::Platform> platform;
 };
 
 // A device path from a request, validated. Mounted is allowed: ext4 and btrfs grow online,
@@ -46,10 +49,9 @@ auto withSpareArea(const OpContext& context, Use&& use)
     if (!files) {
         return std::unexpected(files.error().addContext("opening the spare-area journals"));
     }
-    LinuxDiskEditor editor(*context.runner);
-    const SysfsRoot root;
-    SpareArea spare(device::Discovery(root, device::makeSystemFsProber(root)), *context.runner,
-                    editor, JournalStore(std::move(*files)));
+    const auto editor = context.platform->makeDiskEditor(*context.runner, SysfsRoot());
+    SpareArea spare(context.platform->makeDiscovery(SysfsRoot()), *context.runner, *editor,
+                    JournalStore(std::move(*files)));
     return use(spare);
 }
 
@@ -115,8 +117,9 @@ Expected<Json> recover(const OpContext& context, const Json& args, const VerbEve
 } // namespace
 
 void addOpVerbs(HelperService& service, std::filesystem::path journalDirectory,
-                ProcessRunner& runner) {
-    const OpContext op{std::move(journalDirectory), &runner};
+                ProcessRunner& runner, std::shared_ptr<const platform::Platform> platform) {
+    const OpContext op{std::move(journalDirectory), &runner,
+                       platform ? std::move(platform) : platform::makePlatform()};
     service.add(Verb{kVerbOpInspect, "io.github.ssdkeeper.op.inspect", Grade::Read,
                      [op](const Json& args, const VerbEvents&) { return inspect(op, args); }});
     service.add(

@@ -1,8 +1,10 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 
 #include "core/base/process_runner.h"
+#include "core/platform/platform.h"
 #include "helper/helper_service.h"
 
 namespace ssdk::helper {
@@ -17,7 +19,10 @@ namespace ssdk::helper {
 // op.undo    {device} → {journal}: grows back what the last apply shrank
 // op.recover {device, action: "finish"|"rollback"} → {journal}
 // Every verb re-reads the device and re-plans; the system disk is refused for changes.
+// runner runs the tools (a replaying runner in tests); platform gives discovery and the disk
+// editor (the helper's main hands down its own; nullptr = makePlatform()).
 void addOpVerbs(HelperService& service, std::filesystem::path journalDirectory,
-                ProcessRunner& runner);
+                ProcessRunner& runner,
+                std::shared_ptr<const platform::Platform> platform = nullptr);
 
 } // namespace ssdk::helper

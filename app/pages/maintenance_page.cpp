@@ -18,8 +18,8 @@
 #include "app/pages/erase_wizard.h"
 #include "app/theme.h"
 #include "app/widgets/scrolling_page.h"
-#include "core/base/system_process_runner.h"
 #include "core/maintenance/trim/fstrim.h"
+#include "core/platform/platform.h"
 
 namespace ssdk::app {
 
@@ -69,9 +69,11 @@ QGroupBox* box(const QString& title, const QString& name) {
 
 } // namespace
 
-MaintenancePage::MaintenancePage(std::shared_ptr<rpc::Transport> helper, QWidget* parent)
+MaintenancePage::MaintenancePage(std::shared_ptr<rpc::Transport> helper,
+                                 std::shared_ptr<platform::Platform> platform, QWidget* parent)
     : DevicePage(parent)
-    , m_helper(helper) {
+    , m_helper(helper)
+    , m_platform(platform ? std::move(platform) : platform::makePlatform()) {
     m_runner = new HelperCaller(std::move(helper), this);
     connect(m_runner, &HelperCaller::finished, this, &MaintenancePage::helperFinished);
     connect(m_runner, &HelperCaller::progress, this, &MaintenancePage::helperProgress);
@@ -288,9 +290,8 @@ void MaintenancePage::refreshTimer() {
         showTimer(watcher->result());
         watcher->deleteLater();
     });
-    watcher->setFuture(QtConcurrent::run([] {
-        SystemProcessRunner runner;
-        return trim::readTimer(runner, SysfsRoot());
+    watcher->setFuture(QtConcurrent::run([platform = m_platform] {
+        return trim::readTimer(platform->processRunner(), SysfsRoot());
     }));
 }
 

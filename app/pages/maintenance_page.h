@@ -6,6 +6,7 @@
 #include "app/helper_caller.h"
 #include "app/pages/device_page.h"
 #include "core/maintenance/verbs.h"
+#include "core/platform/platform.h"
 #include "core/rpc/transport.h"
 
 class QCheckBox;
@@ -24,7 +25,10 @@ class MaintenancePage : public DevicePage {
     Q_OBJECT
 public:
     // helper: the helper session (AppServices::helper); nullptr = a helper process of its own.
+    // platform: AppServices::platform (fstrim.timer is read through its process runner);
+    // nullptr = makePlatform().
     explicit MaintenancePage(std::shared_ptr<rpc::Transport> helper = nullptr,
+                             std::shared_ptr<platform::Platform> platform = nullptr,
                              QWidget* parent = nullptr);
 
     void setDevice(const device::Device* device) override;
@@ -60,6 +64,7 @@ private:
     void refreshTimer();
 
     std::shared_ptr<rpc::Transport> m_helper; // handed on to the erase wizard
+    std::shared_ptr<platform::Platform> m_platform;
     HelperCaller* m_runner = nullptr;
     std::optional<device::Device> m_device;
 

@@ -34,6 +34,7 @@
 #include "core/perf/perf_client.h"
 #include "core/perf/report.h"
 #include "core/perf/sampler.h"
+#include "core/platform/platform.h"
 
 namespace ssdk::app {
 
@@ -54,15 +55,15 @@ QFrame* card(const QString& title, QWidget* body) {
 } // namespace
 
 struct LiveSamplerWorker::State {
-    explicit State(SysfsRoot root)
-        : source(std::move(root)) {}
-    perf::SysfsStatSource source;
+    State(const platform::Platform& platform, SysfsRoot root)
+        : source(platform.makeStatSource(std::move(root))) {}
+    std::unique_ptr<perf::StatSource> source;
     std::unique_ptr<perf::Sampler> sampler;
 };
 
-LiveSamplerWorker::LiveSamplerWorker(QString sysfsRoot)
-    : m_state(std::make_unique<State>(sysfsRoot.isEmpty() ? SysfsRoot()
-                                                          : SysfsRoot(sysfsRoot.toStdString()))) {}
+LiveSamplerWorker::LiveSamplerWorker(const platform::Platform& platform, QString sysfsRoot)
+    : m_state(std::make_unique<State>(
+          platform, sysfsRoot.isEmpty() ? SysfsRoot() : SysfsRoot(sysfsRoot.toStdString()))) {}
 
 LiveSamplerWorker::~LiveSamplerWorker() = default;
 
@@ -79,7 +80,7 @@ void LiveSamplerWorker::watch(const QString& device, int intervalMs) {
         return;
     }
     m_state->sampler =
-        std::make_unique<perf::Sampler>(m_state->source, std::vector{device.toStdString()});
+        std::make_unique<perf::Sampler>(*m_state->source, std::vector{device.toStdString()});
     m_clock.start();
     tick();
     m_timer->start(intervalMs);
@@ -103,13 +104,14 @@ void LiveSamplerWorker::tick() {
 }
 
 PerformancePage::PerformancePage(std::shared_ptr<rpc::Transport> helper, QString sysfsRoot,
-                                 QWidget* parent)
-    : DevicePage(parent) {
+                                 std::shared_ptr<platform::Platform> platform, QWidget* parent)
+    : DevicePage(parent)
+    , m_platform(platform ? std::move(platform) : platform::makePlatform()) {
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildLiveCard(), 1);
     layout->addWidget(buildBenchCard(), 1);
 
-    m_worker = new LiveSamplerWorker(sysfsRoot);
+    m_worker = new LiveSamplerWorker(*m_platform, sysfsRoot);
     m_worker->moveToThread(&m_samplerThread);
     connect(&m_samplerThread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_worker, &LiveSamplerWorker::sampled, this, &PerformancePage::onSampled);
@@ -428,10 +430,10 @@ void PerformancePage::startBenchmark() {
         return;
     }
     m_expectedSeconds = static_cast<int>(plan->expectedSeconds);
-    // The process runner lives as long as the FioRunner that refers to it.
-    auto processes = std::make_shared<SystemProcessRunner>();
-    m_runner = std::shared_ptr<perf::FioRunner>(new perf::FioRunner(*processes),
-                                                [processes](perf::FioRunner* r) { delete r; });
+    // The platform (and its process runner) lives as long as the FioRunner that refers to it.
+    std::shared_ptr<platform::Platform> system = m_platform;
+    m_runner = std::shared_ptr<perf::FioRunner>(new perf::FioRunner(system->processRunner()),
+                                                [system](perf::FioRunner* r) { delete r; });
     auto runner = m_runner;
     setRunning(true);
     m_progress->setRange(0, 100);
@@ -439,14 +441,13 @@ void PerformancePage::startBenchmark() {
     m_benchStatus->setText(tr("Running fio on %1…").arg(m_target->text()));
     m_benchClock.start();
     m_progressTimer.start();
-    m_benchWatcher.setFuture(QtConcurrent::run([runner, target, size = options.size,
+    m_benchWatcher.setFuture(QtConcurrent::run([runner, system, target, size = options.size,
                                                 plan = *plan]() -> Expected<perf::BenchResult> {
         if (findExecutable("fio").empty()) {
             return fail(ErrorCode::ToolMissing,
                         "fio is not installed; install the 'fio' package to run benchmarks");
         }
-        const SysfsRoot root;
-        const device::Discovery discovery(root, device::makeSystemFsProber(root));
+        const device::Discovery discovery = system->makeDiscovery(SysfsRoot());
         auto prepared = perf::prepareTarget(target, size, false, discovery);
         if (!prepared) {
             return std::unexpected(prepared.error());

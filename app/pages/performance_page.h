@@ -12,6 +12,7 @@
 #include "core/perf/bench_plan.h"
 #include "core/perf/bench_result.h"
 #include "core/perf/verbs.h"
+#include "core/platform/platform.h"
 #include "core/rpc/transport.h"
 
 class QComboBox;
@@ -38,7 +39,8 @@ class ThroughputChart;
 class LiveSamplerWorker : public QObject {
     Q_OBJECT
 public:
-    explicit LiveSamplerWorker(QString sysfsRoot = {});
+    // platform: where the I/O counters are read (Platform::makeStatSource).
+    explicit LiveSamplerWorker(const platform::Platform& platform, QString sysfsRoot = {});
     ~LiveSamplerWorker() override;
 
 public slots:
@@ -74,8 +76,12 @@ class PerformancePage : public DevicePage {
 public:
     // helper: the helper session (AppServices::helper); nullptr = a helper process of its own.
     // sysfsRoot: the tree the live graph samples (AppServices::root); empty = this machine.
+    // platform: AppServices::platform (counters, fio's process runner); nullptr =
+    // makePlatform().
     explicit PerformancePage(std::shared_ptr<rpc::Transport> helper = nullptr,
-                             QString sysfsRoot = {}, QWidget* parent = nullptr);
+                             QString sysfsRoot = {},
+                             std::shared_ptr<platform::Platform> platform = nullptr,
+                             QWidget* parent = nullptr);
     ~PerformancePage() override;
 
     void setDevice(const device::Device* device) override;
@@ -179,6 +185,7 @@ private:
     QTimer m_progressTimer;
     QElapsedTimer m_benchClock;
     int m_expectedSeconds = 0;
+    std::shared_ptr<platform::Platform> m_platform;
     std::shared_ptr<perf::FioRunner> m_runner;
     QFutureWatcher<Expected<perf::BenchResult>> m_benchWatcher;
     std::optional<perf::BenchResult> m_result;
