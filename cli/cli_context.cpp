@@ -10,6 +10,8 @@
 #include <thread>
 #include <unistd.h>
 
+#include "core/rpc/progress.h"
+
 namespace ssdk::cli {
 
 CliContext::CliContext(std::shared_ptr<platform::Platform> system)
@@ -43,11 +45,15 @@ rpc::Transport::EventHandler progressPrinter(const CliContext& context) {
     }
     const bool terminal = ::isatty(STDERR_FILENO) != 0;
     return [terminal](const rpc::Event& event) {
-        if (event.name != "progress" || event.data.value("finished", false)) {
+        if (event.name != rpc::kEventProgress) {
             return;
         }
-        const double fraction = event.data.value("fraction", -1.0);
-        const std::string text = event.data.value("text", std::string());
+        const rpc::Progress progress = rpc::progressFromJson(event.data);
+        if (progress.finished) {
+            return;
+        }
+        const double fraction = progress.fraction;
+        const std::string& text = progress.text;
         // A negative fraction: the verb cannot say how far it is.
         const std::string line =
             fraction < 0 ? text : fmt::format("[{:3.0f}%] {}", fraction * 100, text);

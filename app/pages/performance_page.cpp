@@ -685,9 +685,7 @@ void PerformancePage::showResult(const perf::BenchResult& result) {
             }
         }
     }
-    const auto loops = result.parameters.find("loops");
-    const int loopCount =
-        loops != result.parameters.end() && loops->is_number_integer() ? loops->get<int>() : 0;
+    const int loopCount = perf::cdmLoopsOf(result);
     const bool average = pick == perf::CdmPick::Average;
     const QString picked =
         loopCount == 1 ? (average ? tr("average of 1 loop") : tr("best of 1 loop"))

@@ -171,6 +171,14 @@ CdmPick cdmPickOf(const BenchResult& result) {
     return cdmPickFromName(pick->get<std::string>()).value_or(CdmPick::Best);
 }
 
+int cdmLoopsOf(const BenchResult& result) {
+    const auto loops = result.parameters.find("loops");
+    return loops != result.parameters.end() && loops->is_number_integer() && *loops > 0 &&
+                   *loops <= 1000
+               ? loops->get<int>()
+               : 0;
+}
+
 std::string jobsCsv(const FioOutput& output) {
     std::string csv =
         "job,read_bytes_per_s,read_iops,read_lat_us,write_bytes_per_s,write_iops,write_lat_us\n";

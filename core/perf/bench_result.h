@@ -54,6 +54,8 @@ std::optional<CdmPick> cdmPickFromName(std::string_view name);
 // The pick a result was summarised with (parameters.pick); Best for results saved before
 // the choice existed.
 CdmPick cdmPickOf(const BenchResult& result);
+// How many loops a CDM result ran (parameters.loops); 0 when it does not say.
+int cdmLoopsOf(const BenchResult& result);
 
 // "job,read_bytes_per_s,read_iops,read_lat_us,write_bytes_per_s,write_iops,write_lat_us\n…"
 std::string jobsCsv(const FioOutput& output);
