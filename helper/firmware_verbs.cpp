@@ -11,6 +11,7 @@
 #include "core/firmware/nvme_update.h"
 #include "core/firmware/verbs.h"
 #include "core/lab/platform/linux/fs_identity.h"
+#include "core/rpc/progress.h"
 #include "core/smart/drivedb.h"
 #include "helper/validation.h"
 
@@ -193,7 +194,8 @@ Expected<Json> updateVerb(const NvmeAdminFactory& nvme, const std::optional<lab:
     }
     auto result = fw::runNvmeUpdate(
         *prepared->admin, prepared->plan, image, [&](double fraction, const std::string& text) {
-            events(fw::kEventProgress, fw::progressEvent(fraction, text));
+            events(rpc::kEventProgress,
+                   rpc::toJson(rpc::Progress{.fraction = fraction, .text = text}));
         });
     if (!result) {
         return failed(result);

@@ -3,6 +3,7 @@
 #include "core/overprovision/spare_area.h"
 #include "core/overprovision/verbs.h"
 #include "core/platform/platform.h"
+#include "core/rpc/progress.h"
 #include "helper/validation.h"
 
 namespace ssdk::helper {
@@ -28,9 +29,11 @@ Expected<device::Device> validDevice(const std::string& path, bool forChange) {
 StepObserver progressTo(const VerbEvents& events) {
     return [events](const StepEvent& event) {
         const double done = static_cast<double>(event.index + (event.finished ? 1 : 0));
-        events(overprovision::kEventProgress,
-               toJson(overprovision::ProgressEvent{done / static_cast<double>(event.count),
-                                                   event.name, event.description, event.finished}));
+        events(rpc::kEventProgress,
+               rpc::toJson(rpc::Progress{.fraction = done / static_cast<double>(event.count),
+                                         .text = event.description,
+                                         .step = event.name,
+                                         .finished = event.finished}));
     };
 }
 

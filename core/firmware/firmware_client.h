@@ -18,8 +18,7 @@ public:
 
     Expected<FirmwareInfo> info(const InfoRequest& request);
     Expected<UpdatePlan> plan(const PlanVerbRequest& request);
-    // onEvent receives the "progress" events of the download and the commit (kEventProgress,
-    // progressEvent).
+    // onEvent receives the "progress" events of the download and the commit (rpc::Progress).
     Expected<UpdateReply> update(const UpdateVerbRequest& request,
                                  const EventHandler& onEvent = {});
 

@@ -145,10 +145,6 @@ UpdateResult readResult(const ResultReader& reader) {
 
 } // namespace
 
-Json progressEvent(double fraction, const std::string& text) {
-    return Json{{"fraction", fraction}, {"text", text}};
-}
-
 Json toJson(const InfoRequest& request) {
     return Json{{"device", request.device}};
 }

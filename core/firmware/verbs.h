@@ -43,9 +43,7 @@ inline constexpr std::size_t kMaxPathBytes = 4096;
 inline constexpr unsigned kMinSlot = 1;
 inline constexpr unsigned kMaxSlot = 7;
 
-// The "progress" event of firmware.update: {fraction (0–1), text}.
-inline constexpr const char* kEventProgress = "progress";
-Json progressEvent(double fraction, const std::string& text);
+// firmware.update sends rpc::Progress events (core/rpc/progress.h): {fraction (0–1), text}.
 
 // firmware.info {device}.
 struct InfoRequest {

@@ -9,7 +9,7 @@ namespace ssdk::overprovision {
 // HelperService in the same process in tests. One method per verb, typed request in, typed
 // result out; a result that cannot be read is a Parse error naming the verb. Blocks like the
 // transport does; the transport must outlive the client. onEvent receives the verbs'
-// "progress" events (kEventProgress, ProgressEvent).
+// "progress" events (rpc::Progress).
 class SpareAreaClient {
 public:
     explicit SpareAreaClient(rpc::Transport& transport)

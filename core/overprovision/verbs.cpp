@@ -33,13 +33,6 @@ Expected<std::optional<T>> nullableField(const Json& json, const char* key,
 
 } // namespace
 
-Json toJson(const ProgressEvent& event) {
-    return Json{{"fraction", event.fraction},
-                {"step", event.step},
-                {"text", event.text},
-                {"finished", event.finished}};
-}
-
 Json toJson(const InspectRequest& request) {
     return Json{{"device", request.device}};
 }

@@ -34,17 +34,9 @@ inline constexpr const char* kOpVerbs[] = {kVerbOpInspect, kVerbOpApply, kVerbOp
 // The longest device or partition path a request may carry (PATH_MAX).
 inline constexpr std::size_t kMaxDevicePathBytes = 4096;
 
-// The "progress" event op.apply, op.undo and op.recover send at each step's start and end.
-inline constexpr const char* kEventProgress = "progress";
-// {fraction, step, text, finished}: fraction of the steps done (0–1), the step's name and
-// what it does, whether this event ends it.
-struct ProgressEvent {
-    double fraction = 0.0;
-    std::string step;
-    std::string text;
-    bool finished = false;
-};
-Json toJson(const ProgressEvent& event);
+// op.apply, op.undo and op.recover send an rpc::Progress event (core/rpc/progress.h) at each
+// step's start and end: {fraction of the steps done (0–1), step (its journal name), text (what
+// it does), finished (whether this event ends it)}.
 
 // op.inspect {device} → InspectReply. Reads the filesystem's used space (dumpe2fs etc.) and
 // the drive's last journal; changes nothing.

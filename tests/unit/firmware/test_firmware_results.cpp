@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/firmware/firmware_client.h"
+#include "core/rpc/progress.h"
 #include "tests/unit/firmware/firmware_test_support.h"
 
 using namespace ssdk;
@@ -328,8 +329,11 @@ TEST_CASE("FirmwareClient sends each verb its request and reads its typed result
     transport.answers.push_back({overTheWire(toJson(refusedPlan())), {}});
     transport.answers.push_back(
         {overTheWire(toJson(committed)),
-         {rpc::Event{1, kEventProgress, progressEvent(0.5, "downloaded 12 KiB of 24 KiB")},
-          rpc::Event{1, kEventProgress, progressEvent(1.0, "committed")}}});
+         {rpc::Event{
+              1, rpc::kEventProgress,
+              rpc::toJson(rpc::Progress{.fraction = 0.5, .text = "downloaded 12 KiB of 24 KiB"})},
+          rpc::Event{1, rpc::kEventProgress,
+                     rpc::toJson(rpc::Progress{.fraction = 1.0, .text = "committed"})}}});
     Json spoiled = toJson(allowedPlan());
     spoiled.erase("checks");
     transport.answers.push_back({spoiled, {}});
@@ -347,7 +351,7 @@ TEST_CASE("FirmwareClient sends each verb its request and reads its typed result
 
     std::vector<double> fractions;
     auto reply = client.update(update, [&fractions](const rpc::Event& event) {
-        CHECK(event.name == kEventProgress);
+        CHECK(event.name == rpc::kEventProgress);
         fractions.push_back(event.data["fraction"].get<double>());
     });
     REQUIRE(reply);
