@@ -52,6 +52,16 @@ Expected<std::string> pathArg(const Json& args, std::string_view key,
     return stringArg(args, key, kMaxPathBytes);
 }
 
+// A request whose one argument is the path under key.
+template <typename Request>
+Expected<Request> onePathRequest(const Json& args, std::string_view key) {
+    auto path = pathArg(args, key, {key});
+    if (!path) {
+        return std::unexpected(path.error());
+    }
+    return Request{*path};
+}
+
 Expected<erase::Method> methodNamed(const std::string& name, const char* what) {
     const auto method = erase::methodFromString(name);
     if (!method) {
@@ -67,11 +77,7 @@ Json toJson(const AuditRequest& request) {
 }
 
 Expected<AuditRequest> auditRequestFromJson(const Json& args) {
-    auto target = pathArg(args, "target", {"target"});
-    if (!target) {
-        return std::unexpected(target.error());
-    }
-    return AuditRequest{*target};
+    return onePathRequest<AuditRequest>(args, "target");
 }
 
 Expected<trim::TrimAudit> trimAuditFromJson(const Json& json) {
@@ -186,11 +192,7 @@ Json toJson(const FstrimRequest& request) {
 }
 
 Expected<FstrimRequest> fstrimRequestFromJson(const Json& args) {
-    auto mountPoint = pathArg(args, "mount_point", {"mount_point"});
-    if (!mountPoint) {
-        return std::unexpected(mountPoint.error());
-    }
-    return FstrimRequest{*mountPoint};
+    return onePathRequest<FstrimRequest>(args, "mount_point");
 }
 
 Json toJson(const FstrimReply& reply) {
@@ -301,11 +303,7 @@ Json toJson(const EraseDeviceRequest& request) {
 }
 
 Expected<EraseDeviceRequest> eraseDeviceRequestFromJson(const Json& args) {
-    auto device = pathArg(args, "device", {"device"});
-    if (!device) {
-        return std::unexpected(device.error());
-    }
-    return EraseDeviceRequest{*device};
+    return onePathRequest<EraseDeviceRequest>(args, "device");
 }
 
 std::vector<MethodReport> methodReportsOf(const std::vector<erase::MethodOption>& options) {
