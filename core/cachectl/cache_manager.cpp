@@ -224,18 +224,16 @@ Expected<CacheRecord> CacheManager::enable(const std::string& backendName, const
 }
 
 Expected<void> CacheManager::disable(const std::string& device) {
-    auto record = find(device);
-    if (!record) {
-        return std::unexpected(record.error());
+    auto found = findWithBackend(device);
+    if (!found) {
+        return std::unexpected(found.error());
     }
-    auto backend = backendOf(*record);
-    if (!backend) {
-        return std::unexpected(backend.error());
-    }
+    CacheRecord& record = found->first;
+    Backend* const backend = found->second;
     // At next boot: fstab must go back exactly; check that it can before changing anything.
     bool restoreFstab = false;
-    if (record->boot) {
-        const auto& boot = *record->boot;
+    if (record.boot) {
+        const auto& boot = *record.boot;
         auto text = readFstabFile(m_env.resolve(boot.fstab));
         if (!text) {
             return std::unexpected(text.error());
@@ -249,16 +247,16 @@ Expected<void> CacheManager::disable(const std::string& device) {
                             " holds the file before the change), then disable again");
         }
     }
-    const bool stacked = record->phase != CachePhase::Scheduled;
+    const bool stacked = record.phase != CachePhase::Scheduled;
     if (stacked) {
-        record->phase = CachePhase::Disabling;
-        (void)save(*record);
+        record.phase = CachePhase::Disabling;
+        (void)save(record);
     }
-    const auto& active = record->active;
+    const auto& active = record.active;
     const auto cachedMount =
         stacked && !active.cachedDevice.empty() ? m_env.mountOf(active.cachedDevice) : std::nullopt;
     if (cachedMount) {
-        if (auto released = (*backend)->releaseDeadDevice(active); !released) {
+        if (auto released = backend->releaseDeadDevice(active); !released) {
             return std::unexpected(Error(released.error()).addContext("disabling the cache"));
         }
     }
@@ -275,10 +273,10 @@ Expected<void> CacheManager::disable(const std::string& device) {
         jobs.push_back(functionJob("unstack-cache",
                                    "Flushing and removing the " + active.backend + " cache over " +
                                        active.plan.origin,
-                                   [&] { return (*backend)->disable(active); }));
+                                   [&] { return backend->disable(active); }));
     }
-    if (record->boot) {
-        const auto boot = *record->boot;
+    if (record.boot) {
+        const auto boot = *record.boot;
         jobs.push_back(functionJob(
             "restore-fstab", "Putting back the line of " + active.plan.origin + " in " + boot.fstab,
             [this, boot, restoreFstab]() -> Expected<void> {
@@ -293,16 +291,16 @@ Expected<void> CacheManager::disable(const std::string& device) {
     }
     // A boot cache's filesystem goes back only where it was mounted from the cache; an applied
     // one where it was mounted before.
-    const bool mountBack = record->boot ? cachedMount.has_value() : true;
+    const bool mountBack = record.boot ? cachedMount.has_value() : true;
     // Decided before anything ran: the origin counts as mounted only through another mount
     // than the cached device's, which the first job unmounts (bcache caches a /dev/bcacheN
     // in place: origin and cached device are one device).
     const auto originMount = m_env.mountOf(active.plan.origin);
     const bool originMountedElsewhere =
         originMount && !(cachedMount && originMount->mountPoint == cachedMount->mountPoint);
-    if (mountBack && record->mount && !originMountedElsewhere) {
-        const device::MountTarget origin{active.plan.origin, record->mount->mountPoint,
-                                         record->mount->fsType, record->mount->options};
+    if (mountBack && record.mount && !originMountedElsewhere) {
+        const device::MountTarget origin{active.plan.origin, record.mount->mountPoint,
+                                         record.mount->fsType, record.mount->options};
         jobs.push_back(device::makeRemountJob([origin] { return origin; }, mounter()));
     }
     if (auto ran = runJobsOrUndo(jobs, {}, "cachectl"); !ran) {

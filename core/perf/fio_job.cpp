@@ -94,6 +94,26 @@ std::string compact(std::string label) {
     return label;
 }
 
+// Sequential 1 MiB writes at queue depth 8 over `size`: how the consistency and TRIM recovery
+// tests fill the drive and how the SLC probe writes.
+FioJob sequentialWrites(std::string name, Bytes size) {
+    return {.name = std::move(name),
+            .rw = "write",
+            .blockSize = Bytes::mib(1),
+            .ioDepth = 8,
+            .size = size};
+}
+
+// Random 4 KiB writes at queue depth 32 over `size` for `runtime`: the steady-state torture.
+FioJob randomWrites(std::string name, Bytes size, std::chrono::seconds runtime) {
+    return {.name = std::move(name),
+            .rw = "randwrite",
+            .blockSize = Bytes::kib(4),
+            .ioDepth = 32,
+            .size = size,
+            .runtime = runtime};
+}
+
 } // namespace
 
 std::vector<FioJob> cdmJobs(Bytes size, unsigned loops, unsigned testTimeS) {
@@ -146,33 +166,16 @@ std::vector<FioJob> qdScalingJobs(Bytes size, unsigned secondsEach) {
 
 std::vector<FioJob> consistencyJobs(Bytes size, std::chrono::seconds duration,
                                     const std::string& logPrefix) {
-    FioJob fill;
-    fill.name = "fill";
-    fill.rw = "write";
-    fill.blockSize = Bytes::mib(1);
-    fill.ioDepth = 8;
-    fill.size = size;
-    FioJob steady;
-    steady.name = "steady";
-    steady.rw = "randwrite";
-    steady.blockSize = Bytes::kib(4);
-    steady.ioDepth = 32;
-    steady.size = size;
-    steady.runtime = duration;
+    FioJob steady = randomWrites("steady", size, duration);
     steady.logPrefix = logPrefix + "-steady";
     steady.logAvgMsec = 1000;
-    return {fill, steady};
+    return {sequentialWrites("fill", size), steady};
 }
 
 std::vector<FioJob> slcJobs(Bytes size, Bytes burst, const std::vector<unsigned>& gapsS,
                             const std::string& logPrefix) {
     std::vector<FioJob> jobs;
-    FioJob probe;
-    probe.name = "probe";
-    probe.rw = "write";
-    probe.blockSize = Bytes::mib(1);
-    probe.ioDepth = 8;
-    probe.size = size;
+    FioJob probe = sequentialWrites("probe", size);
     probe.logPrefix = logPrefix + "-probe";
     probe.logAvgMsec = 500;
     jobs.push_back(probe);
@@ -196,30 +199,13 @@ std::vector<FioJob> slcJobs(Bytes size, Bytes burst, const std::vector<unsigned>
 }
 
 std::vector<FioJob> trimRecoveryJobs(Bytes size, std::chrono::seconds torture) {
-    FioJob sequential;
-    sequential.rw = "write";
-    sequential.blockSize = Bytes::mib(1);
-    sequential.ioDepth = 8;
-    sequential.size = size;
-    FioJob fresh = sequential;
-    fresh.name = "fresh";
-    FioJob tortureJob;
-    tortureJob.name = "torture";
-    tortureJob.rw = "randwrite";
-    tortureJob.blockSize = Bytes::kib(4);
-    tortureJob.ioDepth = 32;
-    tortureJob.size = size;
-    tortureJob.runtime = torture;
-    FioJob dirty = sequential;
-    dirty.name = "dirty";
     FioJob trim;
     trim.name = "trim";
     trim.rw = "trim";
     trim.blockSize = Bytes::mib(64);
     trim.ioDepth = 1; // size 0: fio covers the whole device
-    FioJob afterTrim = sequential;
-    afterTrim.name = "after-trim";
-    return {fresh, tortureJob, dirty, trim, afterTrim};
+    return {sequentialWrites("fresh", size), randomWrites("torture", size, torture),
+            sequentialWrites("dirty", size), trim, sequentialWrites("after-trim", size)};
 }
 
 } // namespace ssdk::perf

@@ -25,6 +25,21 @@ void quietMessageHandler(QtMsgType type, const QMessageLogContext& context, cons
     }
 }
 
+// Partition `number` of a made-up disk, /dev/`name`, from `start` for `size`: `filesystem`
+// mounted once, with `mount`.
+Partition mountedPartition(const std::string& name, std::uint32_t number, Bytes start, Bytes size,
+                           Filesystem filesystem, Mount mount) {
+    Partition partition;
+    partition.name = name;
+    partition.path = "/dev/" + name;
+    partition.number = number;
+    partition.start = start;
+    partition.size = size;
+    partition.filesystem = std::move(filesystem);
+    partition.mounts = {std::move(mount)};
+    return partition;
+}
+
 } // namespace
 
 QApplication& application() {
@@ -60,25 +75,14 @@ Device nvmeSystemDisk() {
     device.discardMaxBytes = Bytes(2199023255040);
     device.partitionTableType = "gpt";
 
-    Partition efi;
-    efi.name = "nvme0n1p1";
-    efi.path = "/dev/nvme0n1p1";
-    efi.number = 1;
-    efi.start = Bytes::sectors512(2048);
-    efi.size = Bytes::sectors512(1048576);
-    efi.filesystem = Filesystem{"vfat", "EFI", "4A1C-2B3D"};
+    Partition efi = mountedPartition(
+        "nvme0n1p1", 1, Bytes::sectors512(2048), Bytes::sectors512(1048576),
+        Filesystem{"vfat", "EFI", "4A1C-2B3D"}, Mount{"/boot/efi", "vfat", "rw,relatime"});
     efi.partitionLabel = "EFI system partition";
-    efi.mounts = {Mount{"/boot/efi", "vfat", "rw,relatime"}};
-
-    Partition root;
-    root.name = "nvme0n1p2";
-    root.path = "/dev/nvme0n1p2";
-    root.number = 2;
-    root.start = Bytes::sectors512(1050624);
-    root.size = Bytes::sectors512(975720448);
-    root.filesystem = Filesystem{"ext4", "root", "9f6c1f0e-1a2b-4c3d-8e9f-0a1b2c3d4e5f"};
-    root.mounts = {Mount{"/", "ext4", "rw,relatime"}};
-
+    const Partition root =
+        mountedPartition("nvme0n1p2", 2, Bytes::sectors512(1050624), Bytes::sectors512(975720448),
+                         Filesystem{"ext4", "root", "9f6c1f0e-1a2b-4c3d-8e9f-0a1b2c3d4e5f"},
+                         Mount{"/", "ext4", "rw,relatime"});
     device.partitions = {efi, root};
     return device;
 }
@@ -109,15 +113,9 @@ Device usbStick() {
     device.rotational = true;
     device.removable = true;
     device.partitionTableType = "dos";
-    Partition part;
-    part.name = "sdb1";
-    part.path = "/dev/sdb1";
-    part.number = 1;
-    part.start = Bytes::sectors512(2048);
-    part.size = Bytes::sectors512(60060452);
-    part.filesystem = Filesystem{"exfat", "My Stick", "1A2B-3C4D"};
-    part.mounts = {Mount{"/media/ada/My Stick", "exfat", "rw"}};
-    device.partitions = {part};
+    device.partitions = {mountedPartition(
+        "sdb1", 1, Bytes::sectors512(2048), Bytes::sectors512(60060452),
+        Filesystem{"exfat", "My Stick", "1A2B-3C4D"}, Mount{"/media/ada/My Stick", "exfat", "rw"})};
     return device;
 }
 

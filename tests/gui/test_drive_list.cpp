@@ -76,6 +76,19 @@ void checkBadgeAtRight(const QImage& row, const QColor& colour) {
     CHECK(badge.top() > row.height() / 2);
 }
 
+// The three drives in a list view with the delegate that paints its rows.
+struct DelegatedList {
+    QApplication& application = test::application();
+    DriveListModel model;
+    QListView view;
+    DriveDelegate delegate;
+
+    DelegatedList() {
+        model.setDevices(threeDrives()); // the system disk, a USB stick, a lab drive
+        view.setModel(&model);
+    }
+};
+
 } // namespace
 
 TEST_CASE("the drive list model has one row per device with its identity") {
@@ -130,13 +143,7 @@ TEST_CASE("the same drives coming back update data without resetting the model")
     CHECK(model.rowCount() == 2);
 }
 
-TEST_CASE("the drive delegate sizes every row in every state") {
-    test::application();
-    DriveListModel model;
-    model.setDevices(threeDrives());
-    QListView view;
-    view.setModel(&model);
-    DriveDelegate delegate;
+TEST_CASE_METHOD(DelegatedList, "the drive delegate sizes every row in every state") {
     for (int row = 0; row < model.rowCount(); ++row) {
         for (const auto state :
              {QStyle::State_None, QStyle::State_Selected, QStyle::State_MouseOver}) {
@@ -147,13 +154,7 @@ TEST_CASE("the drive delegate sizes every row in every state") {
     }
 }
 
-TEST_CASE("the drive delegate highlights the selected and the hovered row") {
-    test::application();
-    DriveListModel model;
-    model.setDevices(threeDrives());
-    QListView view;
-    view.setModel(&model);
-    DriveDelegate delegate;
+TEST_CASE_METHOD(DelegatedList, "the drive delegate highlights the selected and the hovered row") {
     // The card spans the row less 8 px left and right and 3 px top and bottom; above its text
     // (at the top middle) it shows its background, and on its left edge the selection's accent.
     const QPoint background(kRowWidth / 2, 5);
@@ -176,13 +177,9 @@ TEST_CASE("the drive delegate highlights the selected and the hovered row") {
     }
 }
 
-TEST_CASE("the drive delegate draws the LAB and SYSTEM badges of the drives that have them") {
-    test::application();
-    DriveListModel model;
-    model.setDevices(threeDrives()); // the system disk, a USB stick, a lab drive
-    QListView view;
-    view.setModel(&model);
-    DriveDelegate delegate;
+TEST_CASE_METHOD(
+    DelegatedList,
+    "the drive delegate draws the LAB and SYSTEM badges of the drives that have them") {
     const QColor lab = labBadgeStyle().background;
     const QColor system = systemBadgeStyle().background;
     REQUIRE(lab != system);

@@ -88,18 +88,27 @@ void saveScreenshot(HealthPage& page, const char* name) {
     }
 }
 
+// A health page on a FakeHealthBackend, shown at the screenshots' size, with a spy on what it
+// shows.
+struct ShownHealthPage {
+    QApplication& application = test::application();
+    std::shared_ptr<FakeHealthBackend> backend = std::make_shared<FakeHealthBackend>();
+    HealthPage page{backend};
+    QSignalSpy shown{&page, &HealthPage::healthShown};
+
+    ShownHealthPage() {
+        page.resize(1100, 760);
+        page.show();
+    }
+};
+
 } // namespace
 
-TEST_CASE("the health page shows a failing NVMe drive with its reasons and health log") {
-    test::application();
-    auto backend = std::make_shared<FakeHealthBackend>();
+TEST_CASE_METHOD(ShownHealthPage,
+                 "the health page shows a failing NVMe drive with its reasons and health log") {
     const auto nvme = test::nvmeSystemDisk();
     backend->reports[nvme.path] =
         fixture("smartctl/nvme-null-SAMSUNG_MZWLL3T2HAJQ-00005-nvme0.json");
-    HealthPage page(backend);
-    page.resize(1100, 760);
-    page.show();
-    QSignalSpy shown(&page, &HealthPage::healthShown);
     page.setDevice(&nvme);
     waitShown(page, shown);
 
@@ -122,13 +131,8 @@ TEST_CASE("the health page shows a failing NVMe drive with its reasons and healt
     saveScreenshot(page, "health-nvme-failing.png");
 }
 
-TEST_CASE("an opened report shows the sortable attribute table with failing rows marked") {
-    test::application();
-    auto backend = std::make_shared<FakeHealthBackend>();
-    HealthPage page(backend);
-    page.resize(1100, 760);
-    page.show();
-    QSignalSpy shown(&page, &HealthPage::healthShown);
+TEST_CASE_METHOD(ShownHealthPage,
+                 "an opened report shows the sortable attribute table with failing rows marked") {
     page.openReport(QString::fromStdString(fixture("atasmart/ST9100821AS--3.CME").string()));
     waitShown(page, shown);
 
@@ -156,13 +160,7 @@ TEST_CASE("an opened report shows the sortable attribute table with failing rows
     saveScreenshot(page, "health-ata-report.png");
 }
 
-TEST_CASE("a healthy SSD shows wear, host writes and a good verdict") {
-    test::application();
-    auto backend = std::make_shared<FakeHealthBackend>();
-    HealthPage page(backend);
-    page.resize(1100, 760);
-    page.show();
-    QSignalSpy shown(&page, &HealthPage::healthShown);
+TEST_CASE_METHOD(ShownHealthPage, "a healthy SSD shows wear, host writes and a good verdict") {
     page.openReport(QString::fromStdString(
         fixture("smartctl/sat-Dell_Certified_Intel_S3520_Series_SSDs-SSDSCKJB240G7R-sdm.json")
             .string()));
@@ -176,13 +174,8 @@ TEST_CASE("a healthy SSD shows wear, host writes and a good verdict") {
     saveScreenshot(page, "health-ata-ssd.png");
 }
 
-TEST_CASE("a lab drive has no SMART: the page says so and offers no self-test") {
-    test::application();
-    auto backend = std::make_shared<FakeHealthBackend>();
-    HealthPage page(backend);
-    page.resize(1100, 760);
-    page.show();
-    QSignalSpy shown(&page, &HealthPage::healthShown);
+TEST_CASE_METHOD(ShownHealthPage,
+                 "a lab drive has no SMART: the page says so and offers no self-test") {
     const auto lab = test::labDrive();
     page.setDevice(&lab);
     waitShown(page, shown);
@@ -194,15 +187,10 @@ TEST_CASE("a lab drive has no SMART: the page says so and offers no self-test") 
     saveScreenshot(page, "health-lab-no-smart.png");
 }
 
-TEST_CASE("self-test buttons start tests and a running test shows its progress") {
-    test::application();
-    auto backend = std::make_shared<FakeHealthBackend>();
+TEST_CASE_METHOD(ShownHealthPage,
+                 "self-test buttons start tests and a running test shows its progress") {
     const auto nvme = test::nvmeSystemDisk();
     backend->reports[nvme.path] = fixture("smartctl/nvme-null-CT250P2SSD8-nvme0.json");
-    HealthPage page(backend);
-    page.resize(1100, 760);
-    page.show();
-    QSignalSpy shown(&page, &HealthPage::healthShown);
     page.setDevice(&nvme);
     waitShown(page, shown);
     auto* shortTest = child<QPushButton>(page, "health.shortTest");

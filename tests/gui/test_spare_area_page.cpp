@@ -10,6 +10,7 @@
 #include "app/widgets/spare_area_bar.h"
 #include "core/overprovision/journal.h"
 #include "tests/gui/gui_support.h"
+#include "tests/support/spare_area.h"
 
 using namespace ssdk;
 using namespace ssdk::app;
@@ -18,20 +19,8 @@ namespace {
 
 // A 512 MiB GPT drive with one ext4 partition nearly filling it, discard-capable, not mounted.
 device::Device spareDrive() {
-    device::Device device = test::labDrive();
-    device.size = Bytes::mib(512);
-    device.partitionTableType = "gpt";
-    device.discardGranularity = Bytes(4096);
-    device.discardMaxBytes = Bytes::gib(4);
-    device::Partition partition;
-    partition.name = "loop0p1";
-    partition.path = "/dev/loop0p1";
-    partition.number = 1;
-    partition.start = Bytes::mib(1);
-    partition.size = Bytes::mib(510);
-    partition.filesystem = device::Filesystem{"ext4", "data", ""};
-    device.partitions = {partition};
-    return device;
+    return ssdk::test::withSpareAreaLayout(app::test::labDrive(),
+                                           device::Filesystem{"ext4", "data", ""});
 }
 
 Json inspection(Bytes used) {
@@ -53,7 +42,7 @@ template <typename T> T* child(const QWidget& page, const char* name) {
 } // namespace
 
 TEST_CASE("the spare area page plans with the slider and names the partition") {
-    test::application();
+    app::test::application();
     SpareAreaPage page(false);
     page.resize(900, 700);
     page.show();
@@ -93,10 +82,10 @@ TEST_CASE("the spare area page plans with the slider and names the partition") {
 }
 
 TEST_CASE("the spare area page refuses the system disk and shows factory spare") {
-    test::application();
+    app::test::application();
     SpareAreaPage page(false);
     page.show();
-    const auto nvme = test::nvmeSystemDisk();
+    const auto nvme = app::test::nvmeSystemDisk();
     page.setDevice(&nvme);
     REQUIRE(page.currentPlan());
     CHECK_FALSE(page.currentPlan()->possible);
@@ -109,21 +98,12 @@ TEST_CASE("the spare area page refuses the system disk and shows factory spare")
 }
 
 TEST_CASE("the spare area page offers to finish or roll back an interrupted change") {
-    test::application();
+    app::test::application();
     SpareAreaPage page(false);
     page.show();
     const auto drive = spareDrive();
     page.setDevice(&drive);
-    overprovision::Journal journal;
-    journal.deviceId = "lab-demo";
-    journal.devicePath = drive.path;
-    journal.purpose = "apply";
-    journal.partitionNumber = 1;
-    journal.partitionPath = "/dev/loop0p1";
-    journal.filesystemType = "ext4";
-    journal.fromPartitionSize = Bytes::mib(510);
-    journal.toPartitionSize = Bytes::mib(408);
-    journal.steps = overprovision::stepsFor(overprovision::Direction::Shrink);
+    auto journal = ssdk::test::shrinkJournal("lab-demo", drive.path, "/dev/loop0p1");
     journal.steps[0].state = overprovision::StepState::Done;
     journal.steps[1].state = overprovision::StepState::Started;
     Json status = inspection(Bytes::mib(200));
@@ -136,7 +116,7 @@ TEST_CASE("the spare area page offers to finish or roll back an interrupted chan
 }
 
 TEST_CASE("the spare area page offers to unmount a mounted ext4 for the shrink") {
-    test::application();
+    app::test::application();
     SpareAreaPage page(false);
     page.show();
     auto drive = spareDrive();
@@ -163,7 +143,7 @@ TEST_CASE("the spare area page offers to unmount a mounted ext4 for the shrink")
     CHECK(child<QLabel>(page, "plan")->text().contains("4242 (bash)"));
 
     // The system disk: no offer at all.
-    const auto nvme = test::nvmeSystemDisk();
+    const auto nvme = app::test::nvmeSystemDisk();
     page.setDevice(&nvme);
     CHECK_FALSE(page.unmountPlan());
     CHECK_FALSE(child<QPushButton>(page, "unmountApply")->isVisibleTo(&page));

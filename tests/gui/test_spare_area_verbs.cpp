@@ -19,6 +19,7 @@
 #include "core/overprovision/verbs.h"
 #include "tests/gui/gui_support.h"
 #include "tests/gui/op_verbs_host.h"
+#include "tests/support/spare_area.h"
 
 using namespace ssdk;
 using namespace ssdk::app;
@@ -29,19 +30,10 @@ constexpr const char* kRefusal = "not a block device";
 
 // A 512 MiB GPT drive with one ext4 partition nearly filling it, at /dev/null.
 device::Device nullDrive() {
-    device::Device device = test::labDrive();
+    device::Device device = app::test::labDrive();
     device.path = "/dev/null";
-    device.size = Bytes::mib(512);
-    device.partitionTableType = "gpt";
-    device::Partition partition;
-    partition.name = "nullp1";
-    partition.path = "/dev/nullp1";
-    partition.number = 1;
-    partition.start = Bytes::mib(1);
-    partition.size = Bytes::mib(510);
-    partition.filesystem = device::Filesystem{"ext4", "data", ""};
-    device.partitions = {partition};
-    return device;
+    return ssdk::test::withSpareAreaLayout(std::move(device),
+                                           device::Filesystem{"ext4", "data", ""});
 }
 
 // What op.inspect would answer for nullDrive() with `used` bytes in use.
@@ -103,7 +95,7 @@ QString statusText(const SpareAreaPage& page) {
 
 // The page, live, on nullDrive(), after its first op.inspect was refused.
 struct LivePage {
-    test::OpVerbHost host;
+    app::test::OpVerbHost host;
     SpareAreaPage page{true, host.transport()};
     QSignalSpy finished{&page, &SpareAreaPage::verbFinished};
     device::Device drive = nullDrive();
@@ -119,7 +111,7 @@ struct LivePage {
 } // namespace
 
 TEST_CASE("the spare area page shows op.inspect's refusal of the drive") {
-    test::application();
+    app::test::application();
     LivePage live;
     REQUIRE(finishedVerb(live.finished, overprovision::kVerbOpInspect) ==
             std::optional<bool>(false));
@@ -130,7 +122,7 @@ TEST_CASE("the spare area page shows op.inspect's refusal of the drive") {
 }
 
 TEST_CASE("Apply on the spare area page sends op.apply a request the verb accepts") {
-    test::application();
+    app::test::application();
     LivePage live;
     REQUIRE(finishedVerb(live.finished, overprovision::kVerbOpInspect));
     live.page.showInspection(inspection(Bytes::mib(200)));
@@ -157,19 +149,10 @@ TEST_CASE("Apply on the spare area page sends op.apply a request the verb accept
 }
 
 TEST_CASE("Finish and Roll back on the spare area page send op.recover their action") {
-    test::application();
+    app::test::application();
     LivePage live;
     REQUIRE(finishedVerb(live.finished, overprovision::kVerbOpInspect));
-    overprovision::Journal journal;
-    journal.deviceId = "null";
-    journal.devicePath = "/dev/null";
-    journal.purpose = "apply";
-    journal.partitionNumber = 1;
-    journal.partitionPath = "/dev/nullp1";
-    journal.filesystemType = "ext4";
-    journal.fromPartitionSize = Bytes::mib(510);
-    journal.toPartitionSize = Bytes::mib(408);
-    journal.steps = overprovision::stepsFor(overprovision::Direction::Shrink);
+    auto journal = ssdk::test::shrinkJournal("null", "/dev/null", "/dev/nullp1");
     journal.steps[0].state = overprovision::StepState::Done;
     live.page.showInspection(inspection(Bytes::mib(200), journal));
     REQUIRE(

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 #include "core/base/sysfs_root.h"
 #include "core/base/system_process_runner.h"
@@ -95,6 +96,14 @@ private:
     std::filesystem::path m_dir;
 };
 
+// A test's scratch state directory and the current user's lab manager in it (a fixture for
+// TEST_CASE_METHOD).
+struct LabBench {
+    const ScratchState scratch;
+    SystemProcessRunner processes;
+    lab::LabManager manager{lab::userStateDirectory(), SysfsRoot(), processes};
+};
+
 // Creates lab drive `name` through manager (layout "" is the lab's default); the test fails with
 // the reason when it cannot.
 inline lab::LabDrive createLabDrive(lab::LabManager& manager, const std::string& name, Bytes size,
@@ -112,14 +121,21 @@ inline lab::LabDrive createLabDrive(lab::LabManager& manager, const std::string&
     return *drive;
 }
 
-// Mounts a device at a new directory inside the scratch directory; unmounts on destruction.
+// Mounts a device at a new directory inside the scratch directory, with `options` (mount -o)
+// when given; unmounts on destruction (whoever mounted what is there then).
 class MountGuard {
 public:
-    MountGuard(const std::string& device, const std::filesystem::path& mountPoint)
+    MountGuard(const std::string& device, const std::filesystem::path& mountPoint,
+               const std::string& options = {})
         : m_mountPoint(mountPoint) {
         std::filesystem::create_directories(mountPoint);
+        std::vector<std::string> argv{"mount"};
+        if (!options.empty()) {
+            argv.insert(argv.end(), {"-o", options});
+        }
+        argv.insert(argv.end(), {device, mountPoint.string()});
         SystemProcessRunner runner;
-        auto mounted = runner.run({.argv = {"mount", device, mountPoint.string()}});
+        auto mounted = runner.run({.argv = std::move(argv)});
         REQUIRE(mounted);
         INFO(mounted->standardError);
         REQUIRE(mounted->exitCode == 0);

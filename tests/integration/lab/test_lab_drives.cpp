@@ -32,10 +32,9 @@ std::uint64_t allocatedOnHost(const fs::path& image) {
 
 } // namespace
 
-TEST_CASE("an empty 4096-byte-sector lab drive is a sparse, discard-capable loop device", "[lab]") {
-    const ScratchState scratch;
-    SystemProcessRunner runner;
-    LabManager manager(userStateDirectory(), SysfsRoot(), runner);
+TEST_CASE_METHOD(LabBench,
+                 "an empty 4096-byte-sector lab drive is a sparse, discard-capable loop device",
+                 "[lab]") {
     const auto drive = manager.create(request("itest-empty", Bytes::mib(64), 4096, "empty"));
     REQUIRE(drive);
     const std::string device = drive->devicePath;
@@ -65,10 +64,8 @@ TEST_CASE("an empty 4096-byte-sector lab drive is a sparse, discard-capable loop
     CHECK_FALSE(fs::exists(drive->image));
 }
 
-TEST_CASE("a gpt-ext4 lab drive is refused for destruction while mounted", "[lab]") {
-    const ScratchState scratch;
-    SystemProcessRunner runner;
-    LabManager manager(userStateDirectory(), SysfsRoot(), runner);
+TEST_CASE_METHOD(LabBench, "a gpt-ext4 lab drive is refused for destruction while mounted",
+                 "[lab]") {
     const auto drive = manager.create(request("itest-ext4", Bytes::mib(64), 512, "gpt-ext4"));
     REQUIRE(drive);
     const std::string device = drive->devicePath;
@@ -94,10 +91,7 @@ TEST_CASE("a gpt-ext4 lab drive is refused for destruction while mounted", "[lab
     CHECK_FALSE(fs::exists(drive->image));
 }
 
-TEST_CASE("creating a lab drive under a name in use changes nothing", "[lab]") {
-    const ScratchState scratch;
-    SystemProcessRunner runner;
-    LabManager manager(userStateDirectory(), SysfsRoot(), runner);
+TEST_CASE_METHOD(LabBench, "creating a lab drive under a name in use changes nothing", "[lab]") {
     const auto first = manager.create(request("itest-dup", Bytes::mib(32), 512, "empty"));
     REQUIRE(first);
     const auto second = manager.create(request("itest-dup", Bytes::mib(64), 4096, "gpt-ext4"));

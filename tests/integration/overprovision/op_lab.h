@@ -19,6 +19,7 @@
 #include "core/base/system_process_runner.h"
 #include "core/device/discovery.h"
 #include "core/lab/lab.h"
+#include "core/overprovision/mounts.h"
 #include "tests/integration/lab/lab_scratch.h"
 #include "tests/support/sparse_file.h"
 
@@ -91,6 +92,15 @@ struct OpLabDrive {
     std::string device;    // /dev/loopN
     std::string partition; // /dev/loopNp1
 };
+
+// What /proc/self/mountinfo says of `partition` mounted at `mountPoint` now; nothing when it is
+// not mounted there.
+inline std::optional<device::MountInfoEntry> mountInfoOf(const std::string& partition,
+                                                         const std::filesystem::path& mountPoint) {
+    std::ifstream in("/proc/self/mountinfo");
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    return overprovision::findMount(text, partition, mountPoint.string());
+}
 
 inline ProcessResult mustRun(std::vector<std::string> argv, std::string input = {}) {
     SystemProcessRunner runner;

@@ -269,22 +269,11 @@ TEST_CASE("a kill while unmounted for the shrink is recovered and remounted", "[
     const OpScratch scratch;
     Drive drive(scratch, "op-kill-unmount");
     const fs::path mnt = drive.mnt;
-    // Mounted with options of its own, which the remount must keep (adding nosuid,nodev).
-    fs::create_directories(mnt);
-    auto mounted = mustRun({"mount", "-o", "noatime,nodev", drive.lab.partition, mnt.string()});
-    REQUIRE(mounted.exitCode == 0);
-    // Unmounted at the end even when a check fails, before the drive is detached.
-    struct UnmountAtExit {
-        fs::path mountPoint;
-        ~UnmountAtExit() {
-            SystemProcessRunner runner;
-            (void)runner.run({.argv = {"umount", mountPoint.string()}});
-        }
-    } unmountAtExit{mnt};
+    // Mounted with options of its own, which the remount must keep (adding nosuid,nodev);
+    // unmounted at the end even when a check fails, before the drive is detached.
+    MountGuard mounted(drive.lab.partition, mnt, "noatime,nodev");
     auto options = [&] {
-        std::ifstream in("/proc/self/mountinfo");
-        const std::string text((std::istreambuf_iterator<char>(in)), {});
-        auto entry = findMount(text, drive.lab.partition, mnt.string());
+        auto entry = mountInfoOf(drive.lab.partition, mnt);
         return entry ? entry->mountOptions : std::string("not mounted");
     };
     const std::string before = options();

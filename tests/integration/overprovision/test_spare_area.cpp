@@ -263,21 +263,10 @@ TEST_CASE("a mounted ext4: unmount, shrink and remount through ssdkeeperctl and 
     const OpScratch scratch;
     const auto lab = makeOpLab("op-remount", Bytes::mib(256), "gpt", "ext4");
     const fs::path mnt = scratch.dir() / "mnt";
-    fs::create_directories(mnt);
-    auto mounted = mustRun({"mount", "-o", "noatime,nosuid", lab.partition, mnt.string()});
-    REQUIRE(mounted.exitCode == 0);
-    struct UnmountAtExit {
-        fs::path mountPoint;
-        ~UnmountAtExit() {
-            SystemProcessRunner runner;
-            (void)runner.run({.argv = {"umount", mountPoint.string()}});
-        }
-    } unmountAtExit{mnt};
+    MountGuard mounted(lab.partition, mnt, "noatime,nosuid");
     const auto files = fillTo(mnt, 0.60);
     auto mountOptions = [&] {
-        std::ifstream in("/proc/self/mountinfo");
-        const std::string text((std::istreambuf_iterator<char>(in)), {});
-        auto entry = findMount(text, lab.partition, mnt.string());
+        auto entry = mountInfoOf(lab.partition, mnt);
         return entry ? remountOptions(*entry) : std::string("not mounted");
     };
     const std::string optionsBefore = mountOptions();

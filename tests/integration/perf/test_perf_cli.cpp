@@ -90,10 +90,8 @@ private:
 
 } // namespace
 
-TEST_CASE("monitor --json: one object per sample whose bytes account for dd's", "[perf][cli]") {
-    const ScratchState scratch;
-    SystemProcessRunner processes;
-    lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
+TEST_CASE_METHOD(LabBench, "monitor --json: one object per sample whose bytes account for dd's",
+                 "[perf][cli]") {
     const auto drive = createLabDrive(manager, "perf-monitor", Bytes::mib(256));
     const std::string name = fs::path(drive.devicePath).filename().string();
 

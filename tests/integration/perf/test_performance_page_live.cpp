@@ -47,14 +47,12 @@ void saveBenchShot(app::PerformancePage& page, const char* file) {
 
 } // namespace
 
-TEST_CASE("the live graph follows a fio run on a lab drive and a CDM result shows", "[perf]") {
+TEST_CASE_METHOD(LabBench, "the live graph follows a fio run on a lab drive and a CDM result shows",
+                 "[perf]") {
     if (findExecutable("fio").empty()) {
         FAIL("fio is not installed (scripts/setup installs it)");
     }
     offscreenApplication();
-    const ScratchState scratch;
-    SystemProcessRunner processes;
-    lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
     const auto drive = createLabDrive(manager, "perf-gui", Bytes::mib(512), "gpt-ext4");
     const SysfsRoot root;
     const device::Discovery discovery(root, device::makeSystemFsProber(root));
@@ -162,16 +160,14 @@ void saveResult(const perf::BenchResult& result, const fs::path& file) {
 
 } // namespace
 
-TEST_CASE("consistency runs overlay and an SLC cliff from fio rate= phases re-open from "
-          "saved results",
-          "[perf]") {
+TEST_CASE_METHOD(LabBench,
+                 "consistency runs overlay and an SLC cliff from fio rate= phases re-open from "
+                 "saved results",
+                 "[perf]") {
     if (findExecutable("fio").empty()) {
         FAIL("fio is not installed (scripts/setup installs it)");
     }
     offscreenApplication();
-    const ScratchState scratch;
-    SystemProcessRunner processes;
-    lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
     const auto drive = createLabDrive(manager, "perf-analysis", Bytes::mib(256));
     const perf::BenchTarget raw{.path = drive.devicePath, .isDevice = true};
     {

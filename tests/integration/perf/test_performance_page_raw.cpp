@@ -71,15 +71,13 @@ void confirmWith(app::PerformancePage& page, const QString& typed, const char* s
 
 } // namespace
 
-TEST_CASE("the page benchmarks a whole unmounted lab drive through the helper", "[perf]") {
+TEST_CASE_METHOD(LabBench, "the page benchmarks a whole unmounted lab drive through the helper",
+                 "[perf]") {
     if (findExecutable("fio").empty()) {
         FAIL("fio is not installed (scripts/setup installs it)");
     }
     offscreenApplication();
     ::setenv("SSDK_HELPER", SSDK_BINARY_DIR "/bin/ssdkeeper-helper", 1);
-    const ScratchState scratch;
-    SystemProcessRunner processes;
-    lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
     const auto drive = createLabDrive(manager, "perf-raw", Bytes::mib(64), "gpt-ext4");
     {
         app::PerformancePage page;

@@ -26,13 +26,11 @@ bool haveFio() {
 
 } // namespace
 
-TEST_CASE("sampler bytes match fio's io_bytes and dd's byte count within 1%", "[perf]") {
+TEST_CASE_METHOD(LabBench, "sampler bytes match fio's io_bytes and dd's byte count within 1%",
+                 "[perf]") {
     if (!haveFio()) {
         FAIL("fio is not installed (scripts/setup installs it)");
     }
-    const ScratchState scratch;
-    SystemProcessRunner processes;
-    lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
     const auto drive = createLabDrive(manager, "perf-fio", Bytes::mib(256), "empty");
     const std::string name = fs::path(drive.devicePath).filename().string();
     SysfsStatSource source;
@@ -78,10 +76,7 @@ TEST_CASE("sampler bytes match fio's io_bytes and dd's byte count within 1%", "[
     REQUIRE(manager.destroy("perf-fio"));
 }
 
-TEST_CASE("a partition that vanishes while sampled is reported absent", "[perf]") {
-    const ScratchState scratch;
-    SystemProcessRunner processes;
-    lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
+TEST_CASE_METHOD(LabBench, "a partition that vanishes while sampled is reported absent", "[perf]") {
     const auto drive = createLabDrive(manager, "perf-vanish", Bytes::mib(256), "gpt-ext4");
     const std::string name = fs::path(drive.devicePath).filename().string();
     SysfsStatSource source;
@@ -98,13 +93,11 @@ TEST_CASE("a partition that vanishes while sampled is reported absent", "[perf]"
     CHECK_FALSE(sampler.sample(Sampler::Clock::now())[1].present);
 }
 
-TEST_CASE("bench refusals and cancellation on a lab drive leave nothing behind", "[perf]") {
+TEST_CASE_METHOD(LabBench, "bench refusals and cancellation on a lab drive leave nothing behind",
+                 "[perf]") {
     if (!haveFio()) {
         FAIL("fio is not installed (scripts/setup installs it)");
     }
-    const ScratchState scratch;
-    SystemProcessRunner processes;
-    lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
     const auto drive = createLabDrive(manager, "perf-cancel", Bytes::mib(256), "gpt-ext4");
     const SysfsRoot root;
     const device::Discovery discovery(root, device::makeSystemFsProber(root));
@@ -149,14 +142,13 @@ TEST_CASE("bench refusals and cancellation on a lab drive leave nothing behind",
     REQUIRE(destroyed);
 }
 
-TEST_CASE("trim-recovery preset on a lab drive measures fresh then dirty then after-TRIM writes",
-          "[perf]") {
+TEST_CASE_METHOD(
+    LabBench,
+    "trim-recovery preset on a lab drive measures fresh then dirty then after-TRIM writes",
+    "[perf]") {
     if (!haveFio()) {
         FAIL("fio is not installed (scripts/setup installs it)");
     }
-    const ScratchState scratch;
-    SystemProcessRunner processes;
-    lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
     const auto drive = createLabDrive(manager, "perf-trim", Bytes::mib(256), "empty");
     const std::string first = (scratch.dir() / "first.json").string();
     const std::string second = (scratch.dir() / "second.json").string();

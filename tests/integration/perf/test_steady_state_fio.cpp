@@ -31,13 +31,12 @@ BenchResult judged(FioRun run) {
 
 } // namespace
 
-TEST_CASE("steady state: a constant rate_iops run is steady, a climbing one is not", "[perf]") {
+TEST_CASE_METHOD(LabBench,
+                 "steady state: a constant rate_iops run is steady, a climbing one is not",
+                 "[perf]") {
     if (findExecutable("fio").empty()) {
         FAIL("fio is not installed (scripts/setup installs it)");
     }
-    const ScratchState scratch;
-    SystemProcessRunner processes;
-    lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
     const auto drive = createLabDrive(manager, "perf-steady", Bytes::mib(256));
     const BenchTarget raw{.path = drive.devicePath, .isDevice = true};
 

@@ -47,12 +47,10 @@ std::uint64_t readEveryBlock(const std::string& device, int passes) {
 
 } // namespace
 
-TEST_CASE("a recording through the helper reaches the what-if panel whole", "[perf]") {
+TEST_CASE_METHOD(LabBench, "a recording through the helper reaches the what-if panel whole",
+                 "[perf]") {
     offscreenApplication();
     ::setenv("SSDK_HELPER", SSDK_BINARY_DIR "/bin/ssdkeeper-helper", 1);
-    const ScratchState scratch;
-    SystemProcessRunner processes;
-    lab::LabManager manager(lab::userStateDirectory(), SysfsRoot(), processes);
     const auto drive = createLabDrive(manager, "what-if-record", Bytes::mib(64), "gpt-ext4");
     const std::string partition = drive.devicePath + "p1";
 

@@ -18,29 +18,14 @@ sync
 src=$(findmnt -n -o SOURCE "$mnt")
 case $src in /dev/mapper/ssdk-*|/dev/dm-*) ;; *) echo "mounted from $src, not the cache"; exit 1 ;; esac
 findmnt -n -o OPTIONS "$mnt" | grep -q noatime || { echo "mount options were not kept"; exit 1; }
-read_ms() {
-    local start end
-    start=$(date +%s%N)
-    dd if="$mnt/before" of=/dev/null bs=1M iflag=direct status=none
-    end=$(date +%s%N)
-    echo $(((end - start) / 1000000))
-}
-first=$(read_ms)
+first=$(read_ms "$mnt/before")
 # dm-cache (smq) promotes blocks into the zram device as they are read again: two passes warm
 # it, then the read counter of the HDD (ground truth, whatever the timing) shows how much of
 # the next three still comes from the HDD. A timing bar alone failed a clean CI run at 1.49x
 # against 1.5x (earlier runs: 1.95x to 3.2x).
-read_ms >/dev/null
-read_ms >/dev/null
-sectors_before=$(awk "{print \$3}" "/sys/block/${dev#/dev/}/stat")
-best=999999
-for pass in 4 5 6; do
-    t=$(read_ms)
-    [ "$t" -lt "$best" ] && best=$t
-done
-hdd_bytes=$((($(awk "{print \$3}" "/sys/block/${dev#/dev/}/stat") - sectors_before) * 512))
-echo "O_DIRECT read of 24 MiB through the cache: first ${first} ms, best of passes 4-6 ${best} ms; passes 4-6 read ${hdd_bytes} bytes from the HDD"
-[ $((hdd_bytes * 4)) -le $((3 * 3 * 24 << 20)) ] || { echo "re-reads still come from the HDD"; exit 1; }
+cache_rereads "$dev" "$mnt/before"
+echo "O_DIRECT read of 24 MiB through the cache: first ${first} ms, best of passes 4-6 ${best} ms; passes 4-6 read ${dev_bytes} bytes from the HDD"
+[ $((dev_bytes * 4)) -le $((3 * 3 * 24 << 20)) ] || { echo "re-reads still come from the HDD"; exit 1; }
 [ "$best" -lt "$first" ] || { echo "re-reads from RAM were not faster than the first read"; exit 1; }
 "$CTL" cache status --json | grep -q "\"hit_ratio\"" || { echo "no statistics"; exit 1; }
 head -c 8M /dev/urandom >"$mnt/after"

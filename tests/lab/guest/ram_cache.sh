@@ -49,3 +49,26 @@ writer_stop() {
     wait "$writer_pid" 2>/dev/null || true
     writer_pid=
 }
+
+# read_ms FILE: how many milliseconds an O_DIRECT read of FILE takes.
+read_ms() {
+    read_ms_start=$(date +%s%N)
+    dd if="$1" of=/dev/null bs=1M iflag=direct status=none
+    echo $((($(date +%s%N) - read_ms_start) / 1000000))
+}
+
+# cache_rereads DEV FILE: FILE (on a cache in front of DEV) read twice more to warm the cache,
+# then three times: sets best to the fastest of those three in ms and dev_bytes to what they
+# read from DEV itself (its read counter: ground truth, whatever the timing).
+cache_rereads() {
+    read_ms "$2" >/dev/null
+    read_ms "$2" >/dev/null
+    cache_rereads_sectors=$(awk '{print $3}' "/sys/block/${1#/dev/}/stat")
+    best=999999
+    for _ in 4 5 6; do
+        cache_rereads_ms=$(read_ms "$2")
+        [ "$cache_rereads_ms" -lt "$best" ] && best=$cache_rereads_ms
+    done
+    # shellcheck disable=SC2034 # for the caller
+    dev_bytes=$((($(awk '{print $3}' "/sys/block/${1#/dev/}/stat") - cache_rereads_sectors) * 512))
+}

@@ -8,6 +8,7 @@
 #include "core/overprovision/verbs.h"
 #include "core/perf/verbs.h"
 #include "core/smart/verbs.h"
+#include "tests/support/spare_area.h"
 
 using namespace ssdk;
 
@@ -66,16 +67,7 @@ TEST_CASE("spare-area requests and results keep their JSON", "[verbs][op]") {
     CHECK(typedRoundTrip(RecoverRequest{"/dev/sdb", Recovery::Finish}, recoverRequestFromJson)
               .action == Recovery::Finish);
 
-    Journal journal;
-    journal.deviceId = "drive";
-    journal.devicePath = "/dev/sdb";
-    journal.purpose = "apply";
-    journal.partitionNumber = 1;
-    journal.partitionPath = "/dev/sdb1";
-    journal.filesystemType = "ext4";
-    journal.fromPartitionSize = Bytes::mib(510);
-    journal.toPartitionSize = Bytes::mib(408);
-    journal.steps = stepsFor(Direction::Shrink);
+    const Journal journal = test::shrinkJournal("drive", "/dev/sdb", "/dev/sdb1");
     CHECK(typedRoundTrip(JournalReply{journal}, journalReplyFromJson).journal.partitionPath ==
           "/dev/sdb1");
 

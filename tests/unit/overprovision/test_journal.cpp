@@ -5,6 +5,7 @@
 
 #include "core/device/drive_key.h"
 #include "core/overprovision/journal.h"
+#include "tests/support/spare_area.h"
 
 using namespace ssdk;
 using namespace ssdk::overprovision;
@@ -13,22 +14,7 @@ namespace fs = std::filesystem;
 namespace {
 
 Journal shrinkJournal() {
-    Journal journal;
-    journal.deviceId = "lab-op";
-    journal.devicePath = "/dev/loop7";
-    journal.purpose = "apply";
-    journal.direction = Direction::Shrink;
-    journal.partitionNumber = 1;
-    journal.partitionPath = "/dev/loop7p1";
-    journal.filesystemType = "ext4";
-    journal.partitionStart = Bytes::mib(1);
-    journal.fromPartitionSize = Bytes::mib(510);
-    journal.toPartitionSize = Bytes::mib(408);
-    journal.fromFilesystemSize = Bytes::mib(510);
-    journal.toFilesystemSize = Bytes::mib(408);
-    journal.tableBackup = "lab-op-apply-1.sfdisk";
-    journal.steps = stepsFor(Direction::Shrink);
-    return journal;
+    return test::loop7ShrinkJournal("lab-op-apply-1.sfdisk");
 }
 
 } // namespace

@@ -86,24 +86,7 @@ struct Bench {
     }
     ~Bench() { fs::remove_all(dir); }
 
-    Journal shrink() {
-        Journal journal;
-        journal.deviceId = "lab-op";
-        journal.devicePath = "/dev/loop7";
-        journal.purpose = "apply";
-        journal.direction = Direction::Shrink;
-        journal.partitionNumber = 1;
-        journal.partitionPath = "/dev/loop7p1";
-        journal.filesystemType = "ext4";
-        journal.partitionStart = Bytes::mib(1);
-        journal.fromPartitionSize = Bytes::mib(510);
-        journal.toPartitionSize = Bytes::mib(408);
-        journal.fromFilesystemSize = Bytes::mib(510);
-        journal.toFilesystemSize = Bytes::mib(408);
-        journal.tableBackup = store.newBackupName("lab-op", "apply");
-        journal.steps = stepsFor(Direction::Shrink);
-        return journal;
-    }
+    Journal shrink() { return test::loop7ShrinkJournal(store.newBackupName("lab-op", "apply")); }
 };
 
 } // namespace

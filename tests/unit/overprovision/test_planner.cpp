@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/overprovision/planner.h"
+#include "tests/support/spare_area.h"
 
 using namespace ssdk;
 using namespace ssdk::overprovision;
@@ -10,25 +11,9 @@ using device::Partition;
 
 namespace {
 
-// A 512 MiB GPT lab-like disk with one ext4 partition from 1 MiB to the last usable MiB.
+// A 512 MiB GPT lab-like disk with one partition from 1 MiB to the last usable MiB.
 Device gptDisk(const std::string& fsType = "ext4") {
-    Device device;
-    device.name = "loop7";
-    device.path = "/dev/loop7";
-    device.bus = device::Bus::Loop;
-    device.size = Bytes::mib(512);
-    device.partitionTableType = "gpt";
-    device.discardGranularity = Bytes(4096);
-    device.discardMaxBytes = Bytes::gib(4);
-    Partition partition;
-    partition.name = "loop7p1";
-    partition.path = "/dev/loop7p1";
-    partition.number = 1;
-    partition.start = Bytes::mib(1);
-    partition.size = Bytes::mib(510);
-    partition.filesystem = device::Filesystem{fsType, "", ""};
-    device.partitions.push_back(partition);
-    return device;
+    return test::spareAreaLoop7(fsType);
 }
 
 FilesystemUsage usageOf(Bytes size, Bytes minimum) {
@@ -42,6 +27,15 @@ bool mentions(const Plan& plan, const std::string& text) {
         }
     }
     return false;
+}
+
+// The plan for `sparePercent` of `device`, which must be a refusal.
+Plan refusal(const Device& device, const std::optional<FilesystemUsage>& usage,
+             double sparePercent) {
+    auto result = plan(device, usage, sparePercent);
+    REQUIRE(result);
+    CHECK_FALSE(result->possible);
+    return *result;
 }
 
 } // namespace
@@ -120,32 +114,21 @@ TEST_CASE("refusals say why and what to do", "[overprovision]") {
         CHECK_FALSE(plan(gptDisk(), usage, -1.0));
     }
     SECTION("XFS cannot shrink") {
-        auto result = plan(gptDisk("xfs"), usage, 20.0);
-        REQUIRE(result);
-        CHECK_FALSE(result->possible);
-        CHECK(mentions(*result, "XFS, which cannot shrink"));
+        CHECK(mentions(refusal(gptDisk("xfs"), usage, 20.0), "XFS, which cannot shrink"));
     }
     SECTION("too full") {
-        auto result = plan(gptDisk(), usageOf(Bytes::mib(510), Bytes::mib(400)), 20.0);
-        REQUIRE(result);
-        CHECK_FALSE(result->possible);
-        CHECK(mentions(*result, "too full"));
+        CHECK(mentions(refusal(gptDisk(), usageOf(Bytes::mib(510), Bytes::mib(400)), 20.0),
+                       "too full"));
     }
     SECTION("the system disk") {
         Device device = gptDisk();
         device.partitions[0].mounts.push_back({"/", "ext4", "rw"});
-        auto result = plan(device, usage, 20.0);
-        REQUIRE(result);
-        CHECK_FALSE(result->possible);
-        CHECK(mentions(*result, "running system"));
+        CHECK(mentions(refusal(device, usage, 20.0), "running system"));
     }
     SECTION("a mounted ext4 shrinks only unmounted") {
         Device device = gptDisk();
         device.partitions[0].mounts.push_back({"/mnt/data", "ext4", "rw"});
-        auto result = plan(device, usage, 20.0);
-        REQUIRE(result);
-        CHECK_FALSE(result->possible);
-        CHECK(mentions(*result, "shrinks only unmounted"));
+        CHECK(mentions(refusal(device, usage, 20.0), "shrinks only unmounted"));
         device.partitions[0].size = Bytes::mib(400);
         auto grow = plan(device, usage, 0.0);
         REQUIRE(grow);

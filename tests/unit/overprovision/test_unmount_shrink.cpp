@@ -9,6 +9,7 @@
 #include "core/overprovision/journal.h"
 #include "core/overprovision/mounts.h"
 #include "core/overprovision/planner.h"
+#include "tests/support/spare_area.h"
 
 using namespace ssdk;
 using namespace ssdk::overprovision;
@@ -16,25 +17,11 @@ using namespace ssdk::overprovision;
 namespace {
 
 device::Device mountedExt4(std::size_t mountCount = 1) {
-    device::Device device;
-    device.name = "loop7";
-    device.path = "/dev/loop7";
-    device.bus = device::Bus::Loop;
-    device.size = Bytes::mib(512);
-    device.partitionTableType = "gpt";
-    device.discardGranularity = Bytes(4096);
-    device.discardMaxBytes = Bytes::gib(4);
-    device::Partition partition;
-    partition.name = "loop7p1";
-    partition.path = "/dev/loop7p1";
-    partition.number = 1;
-    partition.start = Bytes::mib(1);
-    partition.size = Bytes::mib(510);
-    partition.filesystem = device::Filesystem{"ext4", "", ""};
+    device::Device device = test::spareAreaLoop7();
     for (std::size_t i = 0; i < mountCount; ++i) {
-        partition.mounts.push_back({"/mnt/data" + std::to_string(i), "ext4", "rw,relatime"});
+        device.partitions[0].mounts.push_back(
+            {"/mnt/data" + std::to_string(i), "ext4", "rw,relatime"});
     }
-    device.partitions.push_back(partition);
     return device;
 }
 

@@ -43,6 +43,24 @@ BlockRequest parsed(std::string_view line) {
     return event->request;
 }
 
+// A line of a trace and the request it stands for.
+struct ParsedLine {
+    const char* line;
+    BlockRequest expected;
+};
+
+// Field by field, so that a failure names the count that is off.
+void checkSummary(const TraceSummary& actual, const TraceSummary& expected) {
+    CHECK(actual.requests == expected.requests);
+    CHECK(actual.reads == expected.reads);
+    CHECK(actual.writes == expected.writes);
+    CHECK(actual.discards == expected.discards);
+    CHECK(actual.flushes == expected.flushes);
+    CHECK(actual.other == expected.other);
+    CHECK(actual.bytesRead == expected.bytesRead);
+    CHECK(actual.bytesWritten == expected.bytesWritten);
+}
+
 // The references the simulator should see for requests: every 4 KiB block each one touches.
 std::vector<std::uint64_t> referencesOf(const std::vector<BlockRequest>& requests) {
     std::vector<std::uint64_t> refs;
@@ -61,37 +79,57 @@ std::vector<std::uint64_t> referencesOf(const std::vector<BlockRequest>& request
 } // namespace
 
 TEST_CASE("block_bio_queue lines of a real trace parse into requests", "[perf][trace]") {
-    CHECK(parsed("              dd-6784    [000] .....   327.519024: block_bio_queue: 7,0 RS "
-                 "8000 + 8 [dd]") == BlockRequest{BlockOp::Read, 8000, 8});
-    CHECK(parsed("              dd-8075    [001] .....   463.008903: block_bio_queue: 7,0 WS "
-                 "133280 + 8 [dd]") == BlockRequest{BlockOp::Write, 133280, 8});
-    // A preflush write without data is a flush; with data (journal commits) it is a write.
-    CHECK(parsed("              dd-8076    [001] .....   463.033681: block_bio_queue: 7,0 FWS 0 "
-                 "+ 0 [dd]") == BlockRequest{BlockOp::Flush, 0, 0});
-    CHECK(parsed("  jbd2/loop0p1-8-11239   [001] .....   897.110799: block_bio_queue: 7,0 FWFSM "
-                 "34836 + 2 [jbd2/loop0p1-8]") == BlockRequest{BlockOp::Write, 34836, 2});
-    CHECK(parsed("           mount-11238   [000] .....   897.080390: block_bio_queue: 7,0 WFS "
-                 "2050 + 2 [mount]") == BlockRequest{BlockOp::Write, 2050, 2});
-    CHECK(parsed("      blkdiscard-8079    [001] .....   463.139764: block_bio_queue: 7,0 DS "
-                 "135168 + 2048 [blkdiscard]") == BlockRequest{BlockOp::Discard, 135168, 2048});
-    CHECK(parsed("      blkdiscard-8079    [001] .....   463.121649: block_bio_queue: 7,0 RA "
-                 "522112 + 8 [blkdiscard]") == BlockRequest{BlockOp::Read, 522112, 8});
-    CHECK(parsed("            sync-11242   [001] .....   897.110434: block_bio_queue: 7,0 RAM "
-                 "2570 + 2 [sync]") == BlockRequest{BlockOp::Read, 2570, 2});
-    // Write-zeroes shows as "N": counted, not a write the simulator replays.
-    CHECK(parsed("      blkdiscard-11244   [000] .....   897.209837: block_bio_queue: 7,0 NS "
-                 "133120 + 128 [blkdiscard]") == BlockRequest{BlockOp::Other, 133120, 128});
-    // Flags other than "....." (need-resched) change nothing.
-    CHECK(parsed("       mkfs.ext4-11236   [001] .N...   896.988407: block_bio_queue: 7,0 WS "
-                 "2600 + 8 [mkfs.ext4]") == BlockRequest{BlockOp::Write, 2600, 8});
+    const ParsedLine cases[] = {
+        {"              dd-6784    [000] .....   327.519024: block_bio_queue: 7,0 RS 8000 + 8 [dd]",
+         {BlockOp::Read, 8000, 8}},
+        {"              dd-8075    [001] .....   463.008903: block_bio_queue: 7,0 WS 133280 + 8 "
+         "[dd]",
+         {BlockOp::Write, 133280, 8}},
+        // A preflush write without data is a flush; with data (journal commits) it is a write.
+        {"              dd-8076    [001] .....   463.033681: block_bio_queue: 7,0 FWS 0 + 0 [dd]",
+         {BlockOp::Flush, 0, 0}},
+        {"  jbd2/loop0p1-8-11239   [001] .....   897.110799: block_bio_queue: 7,0 FWFSM 34836 + 2 "
+         "[jbd2/loop0p1-8]",
+         {BlockOp::Write, 34836, 2}},
+        {"           mount-11238   [000] .....   897.080390: block_bio_queue: 7,0 WFS 2050 + 2 "
+         "[mount]",
+         {BlockOp::Write, 2050, 2}},
+        {"      blkdiscard-8079    [001] .....   463.139764: block_bio_queue: 7,0 DS 135168 + 2048 "
+         "[blkdiscard]",
+         {BlockOp::Discard, 135168, 2048}},
+        {"      blkdiscard-8079    [001] .....   463.121649: block_bio_queue: 7,0 RA 522112 + 8 "
+         "[blkdiscard]",
+         {BlockOp::Read, 522112, 8}},
+        {"            sync-11242   [001] .....   897.110434: block_bio_queue: 7,0 RAM 2570 + 2 "
+         "[sync]",
+         {BlockOp::Read, 2570, 2}},
+        // Write-zeroes shows as "N": counted, not a write the simulator replays.
+        {"      blkdiscard-11244   [000] .....   897.209837: block_bio_queue: 7,0 NS 133120 + 128 "
+         "[blkdiscard]",
+         {BlockOp::Other, 133120, 128}},
+        // Flags other than "....." (need-resched) change nothing.
+        {"       mkfs.ext4-11236   [001] .N...   896.988407: block_bio_queue: 7,0 WS 2600 + 8 "
+         "[mkfs.ext4]",
+         {BlockOp::Write, 2600, 8}},
+    };
+    for (const auto& [line, expected] : cases) {
+        CHECK(parsed(line) == expected);
+    }
 }
 
 TEST_CASE("a task name with spaces and brackets does not confuse the parser", "[perf][trace]") {
-    CHECK(parsed("       my dd [x]-8078    [000] .....   463.091559: block_bio_queue: 7,0 RS "
-                 "133176 + 8 [my dd [x]]") == BlockRequest{BlockOp::Read, 133176, 8});
-    // A name that looks like the event's fields, and one ending in "]".
-    CHECK(parsed(" 7,0 W 1 + 2 [a]-99 [001] ..... 1.000000: block_bio_queue: 7,0 R 64 + 8 "
-                 "[7,0 W 1 + 2 [a]]") == BlockRequest{BlockOp::Read, 64, 8});
+    const ParsedLine cases[] = {
+        {"       my dd [x]-8078    [000] .....   463.091559: block_bio_queue: 7,0 RS 133176 + 8 "
+         "[my dd [x]]",
+         {BlockOp::Read, 133176, 8}},
+        // A name that looks like the event's fields, and one ending in "]".
+        {" 7,0 W 1 + 2 [a]-99 [001] ..... 1.000000: block_bio_queue: 7,0 R 64 + 8 [7,0 W 1 + 2 "
+         "[a]]",
+         {BlockOp::Read, 64, 8}},
+    };
+    for (const auto& [line, expected] : cases) {
+        CHECK(parsed(line) == expected);
+    }
     const auto event = parseBioQueueLine(
         "  kworker/u4:2-77 [000] ..... 5.5: block_bio_queue: 259,3 WS 18446744073709551608 + 8 "
         "[kworker/u4:2]");
@@ -149,19 +187,19 @@ TEST_CASE("the recorded trace_pipe parses line by line, with one lost-event noti
     for (const auto& request : requests) {
         whole.add(request);
     }
-    const TraceSummary& s = whole.summary();
-    CHECK(s.requests == 309);
-    CHECK(s.reads == 182);
-    CHECK(s.writes == 107);
-    CHECK(s.discards == 3);
-    CHECK(s.flushes == 12);
-    CHECK(s.other == 5);
-    CHECK(s.bytesRead == 3599360);
-    CHECK(s.bytesWritten == 370688);
+    checkSummary(whole.summary(), {.requests = 309,
+                                   .reads = 182,
+                                   .writes = 107,
+                                   .discards = 3,
+                                   .flushes = 12,
+                                   .other = 5,
+                                   .bytesRead = 3599360,
+                                   .bytesWritten = 370688});
     CHECK(whole.lines() == 289);
     CHECK(referencesOf(requests).size() == 994);
 
-    // Loop0p2's view: 61 reads, 4 writes, 1 discard and 1 write-zeroes lie wholly inside it.
+    // Loop0p2's view: 61 reads, 4 writes, 1 discard and 1 write-zeroes lie wholly inside it (no
+    // flush: a window drops them).
     BlocksTraceWriter partition;
     std::vector<BlockRequest> inside;
     for (const auto& request : requests) {
@@ -170,13 +208,14 @@ TEST_CASE("the recorded trace_pipe parses line by line, with one lost-event noti
             partition.add(*kept);
         }
     }
-    CHECK(partition.summary().requests == 67);
-    CHECK(partition.summary().reads == 61);
-    CHECK(partition.summary().writes == 4);
-    CHECK(partition.summary().discards == 1);
-    CHECK(partition.summary().other == 1);
-    CHECK(partition.summary().bytesRead == 2150400);
-    CHECK(partition.summary().bytesWritten == 16384);
+    checkSummary(partition.summary(), {.requests = 67,
+                                       .reads = 61,
+                                       .writes = 4,
+                                       .discards = 1,
+                                       .flushes = 0,
+                                       .other = 1,
+                                       .bytesRead = 2150400,
+                                       .bytesWritten = 16384});
     CHECK(partition.lines() == 65);
     CHECK(referencesOf(inside).size() == 529);
     // dd read 4 KiB block 7 of loop0p2 as "my dd [x]" (absolute sector 133176), and so did
@@ -231,15 +270,14 @@ TEST_CASE("the blocks writer: a header, then reads and writes in order", "[perf]
     writer.add({BlockOp::Write, 7, 2});
     CHECK(writer.body() == "10 1\n20 2\n0 2\n");
     CHECK(writer.lines() == 3);
-    const TraceSummary& s = writer.summary();
-    CHECK(s.requests == 6);
-    CHECK(s.reads == 1);
-    CHECK(s.writes == 2);
-    CHECK(s.discards == 1);
-    CHECK(s.flushes == 1);
-    CHECK(s.other == 1);
-    CHECK(s.bytesRead == 4096);
-    CHECK(s.bytesWritten == 9216);
+    checkSummary(writer.summary(), {.requests = 6,
+                                    .reads = 1,
+                                    .writes = 2,
+                                    .discards = 1,
+                                    .flushes = 1,
+                                    .other = 1,
+                                    .bytesRead = 4096,
+                                    .bytesWritten = 9216});
 
     const std::string text =
         writer.document({.device = "/dev/loop0p2",
