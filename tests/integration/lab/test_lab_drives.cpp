@@ -33,7 +33,8 @@ std::uint64_t allocatedOnHost(const fs::path& image) {
 } // namespace
 
 TEST_CASE_METHOD(LabBench,
-                 "an empty 4096-byte-sector lab drive is a sparse, discard-capable loop device",
+                 "an empty 4096-byte-sector lab drive is a sparse, discard-capable, "
+                 "non-rotational loop device",
                  "[lab]") {
     const auto drive = manager.create(request("itest-empty", Bytes::mib(64), 4096, "empty"));
     REQUIRE(drive);
@@ -58,6 +59,9 @@ TEST_CASE_METHOD(LabBench,
     const auto seen = discovery.find(device);
     REQUIRE(seen);
     CHECK(seen->labName == "itest-empty");
+    // It stands in for an SSD: the kernel's queue says so, and so does discovery.
+    CHECK(loopAttribute(device, "queue/rotational") == "0");
+    CHECK_FALSE(seen->rotational);
 
     REQUIRE(manager.destroy("itest-empty"));
     CHECK_FALSE(loopAttached(device));
