@@ -55,8 +55,7 @@ MainWindow::MainWindow(AppServices services, QWidget* parent)
     resize(1280, 780);
 
     m_model = new DriveListModel(this);
-    new DriveActivity(m_model, this, DriveActivity::kDefaultIntervalMs,
-                      m_live ? QString() : m_recordedRoot);
+    new DriveActivity(m_model, services.platform()->makeStatSource(services.root()), this);
     const auto& helper = services.helper();
     m_helper = new HelperCaller(helper, this);
     connect(m_helper, &HelperCaller::finished, this, &MainWindow::helperFinished);

@@ -8,15 +8,12 @@
 namespace ssdk::app {
 
 struct DriveActivitySampler::State {
-    explicit State(SysfsRoot root)
-        : source(std::move(root)) {}
-    perf::SysfsStatSource source;
+    std::unique_ptr<perf::StatSource> source;
     std::unique_ptr<perf::Sampler> sampler;
 };
 
-DriveActivitySampler::DriveActivitySampler(QString sysfsRoot)
-    : m_state(std::make_unique<State>(sysfsRoot.isEmpty() ? SysfsRoot()
-                                                          : SysfsRoot(sysfsRoot.toStdString()))) {}
+DriveActivitySampler::DriveActivitySampler(std::unique_ptr<perf::StatSource> source)
+    : m_state(std::make_unique<State>(std::move(source), nullptr)) {}
 
 DriveActivitySampler::~DriveActivitySampler() = default;
 
@@ -35,7 +32,7 @@ void DriveActivitySampler::watch(const QStringList& devices, int intervalMs) {
     for (const QString& device : devices) {
         names.push_back(device.toStdString());
     }
-    m_state->sampler = std::make_unique<perf::Sampler>(m_state->source, std::move(names));
+    m_state->sampler = std::make_unique<perf::Sampler>(*m_state->source, std::move(names));
     tick(); // the baseline: rates start with the next tick
     m_timer->start(intervalMs);
 }
@@ -57,12 +54,12 @@ void DriveActivitySampler::tick() {
     }
 }
 
-DriveActivity::DriveActivity(DriveListModel* model, QObject* parent, int intervalMs,
-                             QString sysfsRoot)
+DriveActivity::DriveActivity(DriveListModel* model, std::unique_ptr<perf::StatSource> source,
+                             QObject* parent, int intervalMs)
     : QObject(parent)
     , m_model(model)
     , m_intervalMs(intervalMs) {
-    m_sampler = new DriveActivitySampler(std::move(sysfsRoot));
+    m_sampler = new DriveActivitySampler(std::move(source));
     m_sampler->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_sampler, &QObject::deleteLater);
     connect(m_sampler, &DriveActivitySampler::sampled, this, &DriveActivity::onSampled);

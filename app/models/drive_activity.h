@@ -7,6 +7,8 @@
 #include <QStringList>
 #include <QThread>
 
+#include "core/perf/sampler.h"
+
 class QTimer;
 
 namespace ssdk::app {
@@ -14,11 +16,12 @@ namespace ssdk::app {
 class DriveListModel;
 
 // Samples the stat counters of a list of block devices on the thread it lives on (a
-// perf::Sampler over kept-open stat files) and emits the total (read + write) rate of each.
+// perf::Sampler over source, e.g. Platform::makeStatSource) and emits the total (read +
+// write) rate of each.
 class DriveActivitySampler : public QObject {
     Q_OBJECT
 public:
-    explicit DriveActivitySampler(QString sysfsRoot = {});
+    explicit DriveActivitySampler(std::unique_ptr<perf::StatSource> source);
     ~DriveActivitySampler() override;
 
 public slots:
@@ -45,8 +48,9 @@ class DriveActivity : public QObject {
 public:
     static constexpr int kDefaultIntervalMs = 1000;
 
-    DriveActivity(DriveListModel* model, QObject* parent = nullptr,
-                  int intervalMs = kDefaultIntervalMs, QString sysfsRoot = {});
+    // source: the counters to sample (AppServices::platform()->makeStatSource(root)).
+    DriveActivity(DriveListModel* model, std::unique_ptr<perf::StatSource> source,
+                  QObject* parent = nullptr, int intervalMs = kDefaultIntervalMs);
     ~DriveActivity() override;
 
 private:

@@ -14,6 +14,7 @@
 #include "app/models/drive_activity.h"
 #include "app/models/drive_list_model.h"
 #include "app/widgets/drive_delegate.h"
+#include "core/platform/platform.h"
 #include "tests/gui/gui_support.h"
 
 using namespace ssdk;
@@ -124,7 +125,8 @@ TEST_CASE("drive activity samples off the GUI thread and feeds the model", "[per
     DriveListModel model;
     model.setDevices({test::usbStick()});
     {
-        DriveActivity activityFeed(&model, nullptr, 50, QString::fromStdString(root.string()));
+        DriveActivity activityFeed(
+            &model, platform::makePlatform()->makeStatSource(SysfsRoot(root)), nullptr, 50);
         std::uint64_t sectors = 0;
         // 2 MiB more written every 50 ms: about 40 MB/s.
         const bool fed = QTest::qWaitFor(

@@ -21,6 +21,7 @@
 #include "core/lab/lab.h"
 #include "core/perf/fio_runner.h"
 #include "core/perf/series.h"
+#include "core/platform/platform.h"
 #include "tests/integration/lab/lab_scratch.h"
 #include "tests/integration/perf/gui_support.h"
 
@@ -69,7 +70,8 @@ TEST_CASE_METHOD(LabBench, "the live graph follows a fio run on a lab drive and 
         model.setDevices(discovery.discover().value_or(std::vector<device::Device>{}));
         const int labRow = model.rowOfName(QString::fromStdString(device->name));
         REQUIRE(labRow >= 0);
-        app::DriveActivity activity(&model, nullptr, 250);
+        app::DriveActivity activity(&model, platform::makePlatform()->makeStatSource(SysfsRoot()),
+                                    nullptr, 250);
         QListView list;
         list.setModel(&model);
         list.setItemDelegate(new app::DriveDelegate(&list));
