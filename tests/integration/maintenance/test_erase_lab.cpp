@@ -9,6 +9,7 @@
 #include "core/maintenance/erase/eraser.h"
 #include "core/maintenance/erase/guards.h"
 #include "core/maintenance/transport/nvme_commands.h"
+#include "core/maintenance/verbs.h"
 #include "helper/authorizer.h"
 #include "helper/helper_service.h"
 #include "helper/maintenance_verbs.h"
@@ -81,7 +82,8 @@ TEST_CASE("erase refusals: mounted partition, wrong model, system disk", "[maint
     helper::HelperService service(authorizer);
     helper::addMaintenanceVerbs(service, runner, systemTransports());
     auto call = [&](const Json& args) {
-        const std::string line = Json{{"id", 7}, {"verb", "erase.run"}, {"args", args}}.dump();
+        const std::string line =
+            Json{{"id", 7}, {"verb", maintenance::kVerbEraseRun}, {"args", args}}.dump();
         return parseJson(service.handleLine(line), "helper response").value();
     };
     {
@@ -128,8 +130,10 @@ TEST_CASE("erase.probe lists the methods of a lab drive with its confirmation wo
     test::AllowAll authorizer;
     helper::HelperService service(authorizer);
     helper::addMaintenanceVerbs(service, runner, systemTransports());
-    const std::string line =
-        Json{{"id", 1}, {"verb", "erase.probe"}, {"args", {{"device", drive.devicePath}}}}.dump();
+    const std::string line = Json{{"id", 1},
+                                  {"verb", maintenance::kVerbEraseProbe},
+                                  {"args", {{"device", drive.devicePath}}}}
+                                 .dump();
     const Json response = parseJson(service.handleLine(line), "helper response").value();
     REQUIRE(response["ok"] == true);
     const Json& result = response["result"];
@@ -385,7 +389,7 @@ TEST_CASE("a helper killed mid-erase leaves a journal that probe and the CLI rep
         const std::string line = Json{{"id", 3}, {"verb", verb}, {"args", args}}.dump();
         return parseJson(service.handleLine(line), "helper response").value();
     };
-    const Json probe = call("erase.probe", {{"device", drive.devicePath}});
+    const Json probe = call(maintenance::kVerbEraseProbe, {{"device", drive.devicePath}});
     REQUIRE(probe["ok"] == true);
     REQUIRE(probe["result"]["interrupted"].is_string());
     const std::string message = probe["result"]["interrupted"].get<std::string>();
@@ -411,13 +415,13 @@ TEST_CASE("a helper killed mid-erase leaves a journal that probe and the CLI rep
                Catch::Contains("Warning: an erase of") && Catch::Contains("was interrupted at"));
 
     // Running the erase again completes it; the warning goes away.
-    const Json erased = call("erase.run", {{"device", drive.devicePath},
-                                           {"method", "zeroout"},
-                                           {"confirm", confirmationWord(device)}});
+    const Json erased = call(maintenance::kVerbEraseRun, {{"device", drive.devicePath},
+                                                          {"method", "zeroout"},
+                                                          {"confirm", confirmationWord(device)}});
     REQUIRE(erased["ok"] == true);
     CHECK(erased["result"]["verification"]["passed"] == true);
     CHECK(erased["result"]["replaced_interrupted"].is_string());
-    const Json after = call("erase.probe", {{"device", drive.devicePath}});
+    const Json after = call(maintenance::kVerbEraseProbe, {{"device", drive.devicePath}});
     REQUIRE(after["ok"] == true);
     CHECK(after["result"]["interrupted"].is_null());
     CHECK(after["result"]["last_erase"]["state"] == "completed");
@@ -442,7 +446,7 @@ TEST_CASE("a refused erase writes no journal, an erase without a journal store i
     helper::addMaintenanceVerbs(service, runner, systemTransports(), store);
     const auto line = [&](const std::string& method) {
         return Json{{"id", 1},
-                    {"verb", "erase.run"},
+                    {"verb", maintenance::kVerbEraseRun},
                     {"args",
                      {{"device", drive.devicePath},
                       {"method", method},
@@ -521,8 +525,10 @@ TEST_CASE("an ATA security erase journals its password and reuses one an interru
     test::AllowAll authorizer;
     helper::HelperService service(authorizer);
     helper::addMaintenanceVerbs(service, runner, systemTransports(), store);
-    const std::string line =
-        Json{{"id", 1}, {"verb", "erase.probe"}, {"args", {{"device", drive.devicePath}}}}.dump();
+    const std::string line = Json{{"id", 1},
+                                  {"verb", maintenance::kVerbEraseProbe},
+                                  {"args", {{"device", drive.devicePath}}}}
+                                 .dump();
     const std::string reply = service.handleLine(line);
     const Json probe = parseJson(reply, "probe").value();
     REQUIRE(probe["ok"] == true);
