@@ -431,6 +431,13 @@ class lock_held:
         fcntl.flock(self.lock, fcntl.LOCK_UN)
 
 
+def report(mutant, outcome, started, by):
+    """One line per mutant: its number, line, kind, outcome, time and the mutated text."""
+    print(f"{mutant['number']:3} line {mutant['line']:4} {mutant['what']:22} {outcome:10} "
+          f"{time.monotonic() - started:5.0f} s  {mutant['mutated']}"
+          + (f"  [by {by}]" if by else ""), flush=True)
+
+
 def mutate_file(target, args, lock):
     """Runs every mutant of one file; returns (results, clean)."""
     tests = check_baseline(args.build_dir, target, lock)
@@ -460,9 +467,7 @@ def mutate_file(target, args, lock):
                 break
             time.sleep(RETRY_WAIT_S)
         results[outcome].append(m)
-        print(f"{m['number']:3} line {m['line']:4} {m['what']:22} {outcome:10} "
-              f"{time.monotonic() - started:5.0f} s  {m['mutated']}"
-              + (f"  [by {by}]" if by else ""), flush=True)
+        report(m, outcome, started, by)
         time.sleep(2)  # let waiting builds take the lock between cycles
     restorer.done()
     same = path.read_bytes() == original
@@ -511,9 +516,7 @@ def mutate_file_private(target, args):
                 break
             time.sleep(RETRY_WAIT_S)
         results[outcome].append(m)
-        print(f"{m['number']:3} line {m['line']:4} {m['what']:22} {outcome:10} "
-              f"{time.monotonic() - started:5.0f} s  {m['mutated']}"
-              + (f"  [by {by}]" if by else ""), flush=True)
+        report(m, outcome, started, by)
     shutil.rmtree(work, ignore_errors=True)
     return results, True
 
