@@ -7,6 +7,7 @@
 #include <tuple>
 #include <unistd.h>
 
+#include "cli/usage.h"
 #include "core/base/bytes.h"
 #include "core/cachectl/backend.h"
 #include "core/cachectl/cache_client.h"
@@ -429,7 +430,7 @@ void addCacheBackendCommands(CLI::App& app, CliContext& context, Commands& comma
         ->add_option("--writeback-percent", options->writebackPercent,
                      "Write-back keeps writing back until dirty data is below N % of the "
                      "cache (bcache; default: bcache's, 10)")
-        ->check(CLI::Range(0, 100));
+        ->check(numberRange(0, 100));
     enable->add_option("--cache-device", options->cacheDevice,
                        "ssd-cache: the SSD partition to cache with (overwritten)");
     enable->add_flag("--apply-now", options->applyNow,

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cli/text_output.h"
+#include "cli/usage.h"
 #include "core/base/bytes.h"
 #include "core/cachectl/engine/policy.h"
 #include "core/cachectl/engine/simulator.h"
@@ -110,6 +111,12 @@ int runCacheSimulate(const CliContext& context, const CacheSimulateRequest& requ
     if (!refs) {
         return reportError(context, refs.error());
     }
+    if (refs->empty()) {
+        return reportError(
+            context, Error(ErrorCode::Parse, fmt::format("{} holds no requests in the {} format; "
+                                                         "there is nothing to simulate",
+                                                         request.trace, request.format)));
+    }
     const cachectl::engine::ReplayTrace trace(std::move(*refs));
     return request.mrc ? runCurve(context, request, trace) : runSingle(context, request, trace);
 }
@@ -139,7 +146,7 @@ void addCacheCommands(CLI::App& app, CliContext& context, Commands& commands) {
     simulate->add_flag("--mrc", request->mrc,
                        "Print a miss-ratio curve of the policy and LRU over cache sizes");
     simulate->add_option("--mrc-points", request->mrcPoints, "Sizes on the curve (default 12)")
-        ->check(CLI::Range(1, 200));
+        ->check(numberRange(1, 200));
     commands.add(simulate, [&context, request] { return runCacheSimulate(context, *request); });
 }
 

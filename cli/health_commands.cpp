@@ -8,6 +8,7 @@
 
 #include "cli/health_text.h"
 #include "cli/metrics_http.h"
+#include "core/base/atomic_file.h"
 #include "core/base/log.h"
 #include "core/firmware/known_issues.h"
 #include "core/lab/lab.h"
@@ -163,16 +164,8 @@ int runMetrics(const CliContext& context, const std::string& listen, const std::
         return kExitOk;
     }
     // Write-then-rename, as node_exporter's textfile collector asks, so it never reads half.
-    const std::string temporary = output + ".tmp";
-    {
-        std::ofstream stream(temporary, std::ios::trunc);
-        stream << text;
-        if (!stream) {
-            return reportError(context, Error(ErrorCode::Io, "could not write " + temporary));
-        }
-    }
-    if (std::rename(temporary.c_str(), output.c_str()) != 0) {
-        return reportError(context, errnoError(errno, "renaming " + temporary + " to " + output));
+    if (auto written = writeFileAtomically(output, text); !written) {
+        return reportError(context, written.error());
     }
     return kExitOk;
 }

@@ -6,6 +6,7 @@
 #include <memory>
 #include <unistd.h>
 
+#include "cli/usage.h"
 #include "core/base/error.h"
 
 namespace ssdk::cli {
@@ -73,12 +74,12 @@ void addLabVmCommands(CLI::App& app, CliContext& context, Commands& commands) {
         ->check(CLI::IsMember({"auto", "kvm", "tcg"}))
         ->capture_default_str();
     vmStart->add_option("--memory", start->memoryMib, "Guest RAM in MiB")
-        ->check(CLI::Range(256U, 65536U))
+        ->check(numberRange(256, 65536))
         ->capture_default_str();
     vmStart
         ->add_option("--lifetime", start->lifetimeSeconds,
                      "Seconds after which the VM is killed and removed, whatever happens")
-        ->check(CLI::Range(10U, 7U * 24U * 3600U))
+        ->check(numberRange(10, 7 * 24 * 3600))
         ->capture_default_str();
     commands.add(vmStart, [&context, directory, start] {
         return execLabScript(context, *directory,
@@ -96,7 +97,7 @@ void addLabVmCommands(CLI::App& app, CliContext& context, Commands& commands) {
         "run", "Run a shell command line in the VM as root; prints its output and exits with its "
                "exit code (124: timed out)");
     vmRun->add_option("--timeout", run->timeoutSeconds, "Seconds to wait for the command")
-        ->check(CLI::Range(1U, 7U * 24U * 3600U))
+        ->check(numberRange(1, 7 * 24 * 3600))
         ->capture_default_str();
     vmRun
         ->add_option("command", run->command,

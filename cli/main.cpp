@@ -17,6 +17,7 @@
 #include "cli/op_commands.h"
 #include "cli/perf_commands.h"
 #include "cli/trace_commands.h"
+#include "cli/usage.h"
 #include "core/base/log.h"
 #include "core/platform/platform.h"
 
@@ -58,8 +59,7 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
-        const int code = app.exit(error);
-        return code == 0 ? kExitOk : kExitUsage;
+        return reportParseError(app, error, argc, argv);
     }
     log::setup(verbose ? "debug" : "warn");
     if (!sysfsRoot.empty()) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/text_output.h"
+#include "core/maintenance/format_target.h"
 #include "core/maintenance/maintenance_client.h"
 #include "core/maintenance/trim/fstrim.h"
 
@@ -181,7 +182,21 @@ void printFormatResult(const FormatArgs& args, const trim::FormatResult& result)
     }
 }
 
+// What the helper would refuse, said before the confirmation is asked for.
+Expected<void> checkFormatTarget(const CliContext& context, const std::string& path) {
+    auto disk = context.makeDiscovery().find(path);
+    if (!disk) {
+        return std::unexpected(disk.error());
+    }
+    std::error_code ec;
+    const auto real = std::filesystem::canonical(path, ec);
+    return maintenance::checkFormatTarget(*disk, ec ? path : real.string());
+}
+
 int runFormat(const CliContext& context, const FormatArgs& args) {
+    if (auto allowed = checkFormatTarget(context, args.device); !allowed) {
+        return reportError(context, allowed.error());
+    }
     if (!args.yes) {
         return reportError(context, Error(ErrorCode::InvalidArgument,
                                           "formatting destroys the data on " + args.device +
@@ -239,7 +254,51 @@ void printMethods(const maintenance::EraseProbeReply& probe) {
     }
 }
 
-int runErase(const CliContext& context, const EraseArgs& args) {
+// Why method (a method's name or kAutoMethod) cannot erase the probed drive: an unknown name
+// (a usage error) or a method the drive lacks; nothing when it can.
+std::optional<Error> methodProblem(const maintenance::EraseProbeReply& probe,
+                                   const std::string& method) {
+    const std::string prefix = "cannot erase " + probe.device + ": ";
+    if (method == maintenance::kAutoMethod) {
+        if (!probe.automatic) {
+            return Error(ErrorCode::Unsupported,
+                         prefix + "no erase method is available for this drive (see --list)");
+        }
+        return std::nullopt;
+    }
+    std::string names;
+    for (const auto& report : probe.methods) {
+        const std::string name(maintenance::erase::toString(report.method));
+        if (name == method) {
+            if (report.available) {
+                return std::nullopt;
+            }
+            return Error(ErrorCode::Unsupported,
+                         prefix + "method " + method + " is not available: " + report.reason);
+        }
+        names += (names.empty() ? "" : ", ") + name;
+    }
+    return Error(ErrorCode::InvalidArgument,
+                 "unknown erase method '" + method + "'; choose auto, " + names);
+}
+
+int runErase(const CliContext& context, EraseArgs args) {
+    // A drive may be named as anywhere else (sdb, a lab drive's name); the helper takes its node.
+    auto drive = context.makeDiscovery().find(args.device);
+    if (!drive) {
+        return reportError(context, drive.error());
+    }
+    std::error_code ec;
+    const std::string given = args.device.starts_with('/')
+                                  ? std::filesystem::canonical(args.device, ec).string()
+                                  : args.device;
+    if (given != drive->path && given != drive->name && drive->labName != given) {
+        return reportError(context, Error(ErrorCode::InvalidArgument,
+                                          fmt::format("{} is a partition; an erase takes the "
+                                                      "whole drive ({})",
+                                                      args.device, drive->path)));
+    }
+    args.device = drive->path;
     maintenance::MaintenanceClient client(context.helper());
     if (args.unfreeze) {
         return runUnfreeze(context, client, args);
@@ -255,6 +314,14 @@ int runErase(const CliContext& context, const EraseArgs& args) {
     }
     if (args.list) {
         return printReply(context, std::move(probe), "", printMethods);
+    }
+    // Checked first, asked last: a refused drive or an unavailable method is said before any
+    // confirmation is asked for.
+    if (probe->refused) {
+        return reportError(context, Error(ErrorCode::PermissionDenied, *probe->refused));
+    }
+    if (auto problem = methodProblem(*probe, args.method)) {
+        return reportError(context, *problem);
     }
     if (!args.yes) {
         return reportError(context, Error(ErrorCode::InvalidArgument,

@@ -5,6 +5,7 @@
 #include <memory>
 #include <unistd.h>
 
+#include "cli/usage.h"
 #include "core/overprovision/planner.h"
 #include "core/overprovision/spare_area_client.h"
 #include "core/rpc/client.h"
@@ -142,22 +143,39 @@ int runApply(const CliContext& context, const OpOptions& options) {
     return kExitOk;
 }
 
-// Runs op.undo or op.recover (call: the client's method with its request for the path).
+// What op undo or op recover does: the action ("undo"), doing ("undoing the spare area change"),
+// the question asked, whether the drive's journal offers it, and what is said when it does not.
+struct JournalVerb {
+    std::string action; // "undo"
+    std::string doing;
+    std::string question;
+    bool (Journal::*offered)() const;
+    std::string nothing;
+};
+
+// Runs op.undo or op.recover (call: the client's method with its request for the path). The
+// journal is read first, so a drive with nothing to undo is said before anything is asked.
 template <typename Call>
-int runJournalVerb(const CliContext& context, const OpOptions& options, const char* verb,
-                   const std::string& question, Call call) {
-    auto device = context.makeDiscovery().find(options.device);
-    if (!device) {
-        return reportError(context, device.error());
+int runJournalVerb(const CliContext& context, const OpOptions& options, const JournalVerb& verb,
+                   Call call) {
+    SpareAreaClient helper(context.helper());
+    auto inspected = inspect(context, helper, options.device);
+    if (!inspected) {
+        return reportError(context, inspected.error());
     }
-    if (!confirmed(options.yes, question + " on " + device->path + "?")) {
+    const std::string& path = inspected->device.path;
+    const auto& journal = inspected->status.journal;
+    if (!journal || !((*journal).*verb.offered)()) {
+        return reportError(
+            context, Error(ErrorCode::NotFound, fmt::format("nothing to {} on {}: {}", verb.action,
+                                                            path, verb.nothing)));
+    }
+    if (!confirmed(options.yes, verb.question + " on " + path + "?")) {
         return reportError(context, Error(ErrorCode::Cancelled, "not confirmed; nothing done"));
     }
-    SpareAreaClient helper(context.helper());
-    auto result = call(helper, device->path, progressPrinter(context));
+    auto result = call(helper, path, progressPrinter(context));
     if (!result) {
-        return reportError(
-            context, Error(result.error()).addContext(std::string(verb) + " " + device->path));
+        return reportError(context, Error(result.error()).addContext(verb.doing + " on " + path));
     }
     if (context.json) {
         printJson(toJson(*result));
@@ -178,7 +196,7 @@ void addOpCommands(CLI::App& app, CliContext& context, Commands& commands) {
     auto addSpare = [options](CLI::App* command) {
         command->add_option("DEV", options->device, "The drive, e.g. /dev/nvme0n1")->required();
         command->add_option("--spare", options->sparePercent, "Spare area in % of the drive")
-            ->check(CLI::Range(0U, 50U))
+            ->check(numberRange(0, 50))
             ->capture_default_str();
         command->add_flag("--unmount", options->unmount,
                           "Unmount a mounted ext2/3/4 for the shrink and mount it again where "
@@ -201,7 +219,10 @@ void addOpCommands(CLI::App& app, CliContext& context, Commands& commands) {
     undo->add_option("DEV", options->device, "The drive")->required();
     undo->add_flag("--yes,-y", options->yes, "Do not ask for confirmation");
     commands.add(undo, [&context, options] {
-        return runJournalVerb(context, *options, kVerbOpUndo, "Undo the spare area",
+        const JournalVerb verb{"undo", "undoing the spare area change", "Undo the spare area",
+                               &Journal::undoable,
+                               "no completed spare-area change is recorded (op apply makes one)"};
+        return runJournalVerb(context, *options, verb,
                               [](SpareAreaClient& helper, const std::string& path,
                                  const rpc::Transport::EventHandler& onEvent) {
                                   return helper.undo(UndoRequest{path}, onEvent);
@@ -222,9 +243,13 @@ void addOpCommands(CLI::App& app, CliContext& context, Commands& commands) {
                                               "op recover needs --finish or --rollback"));
         }
         const Recovery action = options->finish ? Recovery::Finish : Recovery::RollBack;
-        return runJournalVerb(context, *options, kVerbOpRecover,
-                              options->finish ? "Finish the interrupted change"
-                                              : "Roll back the interrupted change",
+        const JournalVerb verb{"recover",
+                               options->finish ? "finishing the interrupted change"
+                                               : "rolling back the interrupted change",
+                               options->finish ? "Finish the interrupted change"
+                                               : "Roll back the interrupted change",
+                               &Journal::pending, "no spare-area change was interrupted"};
+        return runJournalVerb(context, *options, verb,
                               [action](SpareAreaClient& helper, const std::string& path,
                                        const rpc::Transport::EventHandler& onEvent) {
                                   return helper.recover(RecoverRequest{path, action}, onEvent);

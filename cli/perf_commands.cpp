@@ -11,6 +11,7 @@
 #include <thread>
 #include <unistd.h>
 
+#include "cli/usage.h"
 #include "core/base/system_process_runner.h"
 #include "core/device/device_json.h"
 #include "core/maintenance/erase/guards.h"
@@ -389,7 +390,7 @@ void addPerfCommands(CLI::App& app, CliContext& context, Commands& commands) {
                                                   "queue depth of a disk or partition");
     monitor->add_option("device", monitorOptions->device, "sda, nvme0n1p2 or /dev/…")->required();
     monitor->add_option("--interval", monitorOptions->intervalMs, "Milliseconds between samples")
-        ->check(CLI::Range(100U, 3600000U))
+        ->check(numberRange(100, 3600000))
         ->capture_default_str();
     monitor->add_option("--count", monitorOptions->count, "Stop after N samples (0: never)")
         ->capture_default_str();
@@ -415,7 +416,7 @@ void addPerfCommands(CLI::App& app, CliContext& context, Commands& commands) {
     bench->add_option("--size", benchOptions->size, "Test size, e.g. 1G, 256M")
         ->capture_default_str();
     bench->add_option("--loops", benchOptions->loops, "CDM: runs of each test")
-        ->check(CLI::Range(1U, 9U))
+        ->check(numberRange(1, 9))
         ->capture_default_str();
     bench
         ->add_option("--pick", benchOptions->pick,
@@ -426,14 +427,14 @@ void addPerfCommands(CLI::App& app, CliContext& context, Commands& commands) {
         ->add_option("--round", benchOptions->roundS,
                      "Consistency: seconds per SNIA steady-state round (the verdict uses the "
                      "last 5 rounds)")
-        ->check(CLI::Range(1U, 3600U))
+        ->check(numberRange(1, 3600))
         ->capture_default_str();
     bench
         ->add_option("--gaps", benchOptions->gapsS,
                      "SLC: idle gaps in seconds before each "
                      "drain burst, e.g. --gaps 10,15,20,25")
         ->delimiter(',')
-        ->check(CLI::Range(0U, 3600U))
+        ->check(numberRange(0, 3600))
         ->capture_default_str();
     bench->add_option("--burst", benchOptions->burst,
                       "SLC: bytes written after each idle gap (default: size / 8)");

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/usage.h"
 #include "core/base/atomic_file.h"
 #include "core/base/bytes.h"
 #include "core/perf/verbs.h"
@@ -179,7 +180,7 @@ void addTraceCommands(CLI::App& app, CliContext& context, Commands& commands) {
     record
         ->add_option("--seconds", args->seconds,
                      "How long to record, 1-3600 (Ctrl-C stops earlier and keeps the trace)")
-        ->check(CLI::Range(1U, 3600U))
+        ->check(numberRange(1, 3600))
         ->capture_default_str();
     record->add_option("--output", args->output, "The trace file to write")->required();
     commands.add(record, [&context, args] { return runRecord(context, *args); });

@@ -14,6 +14,7 @@
 #include "core/maintenance/erase/guards.h"
 #include "core/maintenance/erase/methods.h"
 #include "core/maintenance/erase/unfreeze.h"
+#include "core/maintenance/format_target.h"
 #include "core/maintenance/trim/audit.h"
 #include "core/maintenance/trim/format_verify.h"
 #include "core/maintenance/trim/fstrim.h"
@@ -156,24 +157,8 @@ Expected<Json> formatVerb(ProcessRunner& runner, const Json& args, const VerbEve
         return failErrno(errno, "resolving " + path);
     }
     const std::string real = resolved;
-    bool found = real == disk->path;
-    if (found && !disk->partitions.empty()) {
-        return fail(ErrorCode::InvalidArgument,
-                    real + " has a partition table; format one of its partitions");
-    }
-    if (found && (!disk->mounts.empty() || !disk->holders.empty())) {
-        return fail(ErrorCode::Busy, real + " is mounted or in use");
-    }
-    for (const auto& partition : disk->partitions) {
-        if (partition.path == real) {
-            found = true;
-            if (!partition.mounts.empty() || !partition.holders.empty()) {
-                return fail(ErrorCode::Busy, real + " is mounted or in use; unmount it first");
-            }
-        }
-    }
-    if (!found) {
-        return fail(ErrorCode::NotFound, real + " is not a partition of " + disk->path);
+    if (auto allowed = maintenance::checkFormatTarget(*disk, real); !allowed) {
+        return failed(allowed);
     }
     trim::FormatOptions options;
     options.fsType = request->fs;

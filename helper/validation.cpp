@@ -25,6 +25,9 @@ Expected<ValidatedNode> validateBlockDeviceNode(std::string_view path, const Dev
     // directly in /dev, which only root changes.
     char resolved[PATH_MAX];
     if (::realpath(given.c_str(), resolved) == nullptr) {
+        if (errno == ENOENT) {
+            return fail(ErrorCode::NotFound, fmt::format("{} does not exist", given));
+        }
         return failErrno(errno, fmt::format("resolving {}", given));
     }
     const std::string real(resolved);

@@ -43,6 +43,26 @@ std::string asciiOnly(std::string text) {
     return text;
 }
 
+// nlohmann's message for people: "[json.exception.parse_error.101] parse error at line 2,
+// column 1: syntax error while parsing value - unexpected end of input" becomes "line 2,
+// column 1: unexpected end of input".
+std::string plainParseMessage(std::string text) {
+    if (text.starts_with("[json.exception.")) {
+        if (const auto end = text.find("] "); end != std::string::npos) {
+            text.erase(0, end + 2);
+        }
+    }
+    if (text.starts_with("parse error at ")) {
+        text.erase(0, std::string_view("parse error at ").size());
+    }
+    if (const auto syntax = text.find("syntax error while parsing "); syntax != std::string::npos) {
+        if (const auto dash = text.find(" - ", syntax); dash != std::string::npos) {
+            text.erase(syntax, dash + 3 - syntax);
+        }
+    }
+    return text;
+}
+
 } // namespace
 
 Expected<Json> parseJson(std::string_view text, std::string_view what) {
@@ -54,12 +74,12 @@ Expected<Json> parseJson(std::string_view text, std::string_view what) {
     try {
         return Json::parse(text);
     } catch (const Json::parse_error& error) {
-        return fail(ErrorCode::Parse,
-                    std::string(what) + " is not valid JSON: " + asciiOnly(error.what()));
+        return fail(ErrorCode::Parse, std::string(what) + " is not valid JSON (" +
+                                          plainParseMessage(asciiOnly(error.what())) + ")");
     } catch (const Json::exception& error) {
         // A number too large for a double ("1E400") is thrown as out_of_range (406).
-        return fail(ErrorCode::Parse,
-                    std::string(what) + " is not usable JSON: " + asciiOnly(error.what()));
+        return fail(ErrorCode::Parse, std::string(what) + " is not usable JSON: " +
+                                          plainParseMessage(asciiOnly(error.what())));
     } catch (const std::exception& error) {
         // std::bad_alloc and the like: the text is refused, the caller lives on.
         return fail(ErrorCode::Parse,

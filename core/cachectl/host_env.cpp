@@ -1,12 +1,14 @@
 #include "core/cachectl/host_env.h"
 
 #include <cstdlib>
+#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
 #include <sys/utsname.h>
 #include <thread>
 #include <unistd.h>
 
+#include "core/base/text.h"
 #include "core/device/mountinfo.h"
 
 namespace ssdk::cachectl {
@@ -166,33 +168,69 @@ Expected<ProcessResult> HostEnv::runChecked(std::vector<std::string> argv,
 }
 
 std::optional<std::string> HostEnv::moduleProblem(const std::string& module) const {
-    const std::string sysName = sysfsModuleName(module);
-    if (exists("/sys/module/" + sysName)) {
+    return modulesProblem({module});
+}
+
+std::optional<std::string> HostEnv::modulesProblem(const std::vector<std::string>& modules) const {
+    std::vector<std::string> absent; // not built for this kernel: said once for all of them
+    std::vector<std::string> problems;
+    for (const std::string& module : modules) {
+        const std::string sysName = sysfsModuleName(module);
+        if (moduleLoaded(sysName)) {
+            continue;
+        }
+        auto dryRun = run({"modprobe", "-n", "-q", module}, std::chrono::seconds(10));
+        if (!dryRun) {
+            problems.push_back("kernel module " + sysName +
+                               " is not loaded and modprobe is not installed");
+            continue;
+        }
+        if (dryRun->succeeded()) {
+            continue;
+        }
+        // -q hides the message; ask again for it. "Module X not found in directory
+        // /lib/modules/R" says no more than "not available on kernel R".
+        std::string why;
+        if (auto verbose = run({"modprobe", "-n", module}, std::chrono::seconds(10)); verbose) {
+            why = firstLine(verbose->standardError);
+        }
+        if (why.empty() || why.find("not found in directory") != std::string::npos) {
+            absent.push_back(sysName);
+        } else {
+            problems.push_back("kernel module " + sysName + " cannot be loaded (" + why + ")");
+        }
+    }
+    if (!absent.empty()) {
+        problems.insert(problems.begin(),
+                        fmt::format("{} {} {} not available on kernel {}",
+                                    absent.size() == 1 ? "kernel module" : "kernel modules",
+                                    joinWords(absent), absent.size() == 1 ? "is" : "are",
+                                    kernelRelease));
+    }
+    if (problems.empty()) {
         return std::nullopt;
+    }
+    std::string text;
+    for (const auto& problem : problems) {
+        text += (text.empty() ? "" : "; ") + problem;
+    }
+    return text;
+}
+
+bool HostEnv::moduleLoaded(const std::string& sysName) const {
+    if (exists("/sys/module/" + sysName)) {
+        return true;
     }
     if (auto modules = read("/proc/modules"); modules) {
         std::istringstream lines(*modules);
         std::string line;
         while (std::getline(lines, line)) {
             if (line.starts_with(sysName + " ")) {
-                return std::nullopt;
+                return true;
             }
         }
     }
-    auto dryRun = run({"modprobe", "-n", "-q", module}, std::chrono::seconds(10));
-    if (!dryRun) {
-        return "kernel module " + sysName + " is not loaded and modprobe is not installed";
-    }
-    if (dryRun->succeeded()) {
-        return std::nullopt;
-    }
-    // -q hides the message; ask again for it.
-    std::string why;
-    if (auto verbose = run({"modprobe", "-n", module}, std::chrono::seconds(10)); verbose) {
-        why = firstLine(verbose->standardError);
-    }
-    return "kernel module " + sysName + " is not available on kernel " + kernelRelease +
-           (why.empty() ? "" : " (" + why + ")");
+    return false;
 }
 
 Expected<void> HostEnv::loadModule(const std::string& module) const {

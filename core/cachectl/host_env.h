@@ -47,8 +47,13 @@ struct HostEnv {
                std::chrono::milliseconds timeout = std::chrono::seconds(60)) const;
 
     // Empty when the kernel module is built in, loaded, or loadable (`modprobe -n`);
-    // otherwise why not, e.g. "kernel module dm_cache is not available (modprobe: FATAL: …)".
+    // otherwise why not, e.g. "kernel module nbd is not available on kernel 6.1.0".
     std::optional<std::string> moduleProblem(const std::string& module) const;
+    // The same for several, said once: "kernel modules dm_mod and dm_cache are not available
+    // on kernel 6.1.0"; a module modprobe refuses for another reason is named with its words.
+    std::optional<std::string> modulesProblem(const std::vector<std::string>& modules) const;
+    // Whether a module (by its /sys/module name) is built in or loaded.
+    bool moduleLoaded(const std::string& sysName) const;
     // Loads a module unless it is already there.
     Expected<void> loadModule(const std::string& module) const;
     // True when the kernel release is at least major.minor.

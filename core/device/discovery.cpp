@@ -333,9 +333,9 @@ Expected<std::string> kernelNameOf(const SysfsRoot& root, std::string_view nameO
         if (ec) {
             return fail(ErrorCode::NotFound, fmt::format("{} does not exist", nameOrPath));
         }
-        if (target.parent_path() != "/dev") {
+        if (target.parent_path() != "/dev" || (root.isLive() && !fs::is_block_file(target, ec))) {
             return fail(ErrorCode::InvalidArgument,
-                        fmt::format("{} is not a block device node under /dev", nameOrPath));
+                        fmt::format("{} is not a block device", nameOrPath));
         }
         name = target.filename().string();
     }
@@ -523,7 +523,14 @@ Expected<Device> Discovery::find(std::string_view nameOrPath) const {
             return std::move(device);
         }
     }
-    return fail(ErrorCode::NotFound, fmt::format("no block device named '{}'", nameOrPath));
+    // A lab drive's name ("ssdkeeperctl lab create --name demo") names it too, as in the GUI.
+    for (auto& device : *devices) {
+        if (device.labName == name) {
+            return std::move(device);
+        }
+    }
+    return fail(ErrorCode::NotFound,
+                fmt::format("no block device or lab drive named '{}'", nameOrPath));
 }
 
 std::string Discovery::describeDrive(std::string_view nameOrPath) const {

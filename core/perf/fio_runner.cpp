@@ -67,12 +67,6 @@ Expected<BenchTarget> prepareTarget(const std::string& deviceOrPath, Bytes size,
                             "unmounted drive (" +
                             device->path + ")");
         }
-        if (!destroyConfirmed) {
-            return fail(ErrorCode::InvalidArgument,
-                        "benchmarking the raw device " + device->path +
-                            " overwrites its data; confirm with --yes-destroy-data, or give a "
-                            "directory on a mounted filesystem for a non-destructive test file");
-        }
         if (device->holdsRootFilesystem()) {
             return fail(ErrorCode::Busy,
                         device->path + " holds the root filesystem; refusing to overwrite it");
@@ -85,12 +79,23 @@ Expected<BenchTarget> prepareTarget(const std::string& deviceOrPath, Bytes size,
         if (device->readOnly) {
             return fail(ErrorCode::Unsupported, device->path + " is read-only");
         }
+        // Asked last: nothing is confirmed that would be refused anyway.
+        if (!destroyConfirmed) {
+            return fail(ErrorCode::InvalidArgument,
+                        "benchmarking the raw device " + device->path +
+                            " overwrites its data; confirm with --yes-destroy-data, or give a "
+                            "directory on a mounted filesystem for a non-destructive test file");
+        }
         target.path = device->path;
         target.isDevice = true;
         target.deviceName = device->name;
         return target;
     }
     if (fs::is_directory(status)) {
+        if (size.value == 0) {
+            return fail(ErrorCode::InvalidArgument,
+                        "a test file needs a size above 0 (--size, e.g. 1G)");
+        }
         struct statvfs vfs {};
         if (::statvfs(deviceOrPath.c_str(), &vfs) != 0) {
             return failErrno(errno, "checking free space of " + deviceOrPath);

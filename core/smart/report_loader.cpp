@@ -27,9 +27,23 @@ Expected<SmartReport> parseSavedReport(std::span<const std::uint8_t> bytes) {
 
 Expected<SmartReport> loadSavedReport(const std::filesystem::path& file) {
     std::error_code error;
+    const auto status = std::filesystem::status(file, error);
+    if (error || !std::filesystem::exists(status)) {
+        return fail(ErrorCode::NotFound, file.string() + " does not exist");
+    }
+    if (!std::filesystem::is_regular_file(status)) {
+        return fail(ErrorCode::InvalidArgument,
+                    file.string() + " is not a file; give a report saved with `health --save` "
+                                    "or smartctl's JSON (smartctl -j -a DEV > FILE)");
+    }
     const auto size = std::filesystem::file_size(file, error);
     if (error) {
         return failErrno(error.value(), "reading report " + file.string());
+    }
+    if (size == 0) {
+        return fail(ErrorCode::Parse, file.string() +
+                                          " is empty; give a report saved with `health --save` or "
+                                          "smartctl's JSON (smartctl -j -a DEV > FILE)");
     }
     if (size > kMaxReportBytes) {
         return fail(ErrorCode::InvalidArgument,

@@ -112,10 +112,8 @@ std::vector<std::string> DmCacheBackend::dmProblems() const {
     if (!m_env.isRoot) {
         problems.push_back("needs root (run through ssdkeeper-helper)");
     }
-    for (const char* module : {"dm_mod", "dm_cache", "dm_cache_smq"}) {
-        if (auto problem = m_env.moduleProblem(module); problem) {
-            problems.push_back(*problem);
-        }
+    if (auto problem = m_env.modulesProblem({"dm_mod", "dm_cache", "dm_cache_smq"}); problem) {
+        problems.push_back(*problem);
     }
     if (!m_env.findTool("dmsetup")) {
         problems.push_back("dmsetup is not installed (Debian package dmsetup)");

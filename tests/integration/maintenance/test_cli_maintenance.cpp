@@ -85,3 +85,46 @@ TEST_CASE("ssdkeeperctl trim verify, format --verify-trim and erase on a lab dri
     CHECK(fs::exists(certificate.string() + ".txt"));
     CHECK(probeType(partition).empty());
 }
+
+// Check first, ask last: a destructive command that would be refused says why before it asks
+// for --yes-destroy-data / --yes, and changes nothing.
+TEST_CASE("ssdkeeperctl refuses a destructive command before asking for its confirmation",
+          "[maintenance]") {
+    const MaintenanceScratch scratch;
+    const auto drive = makeLabDrive("maint-ask-last", Bytes::mib(256), "gpt-ext4");
+    const std::string partition = drive.devicePath + "p1";
+    auto refusedFirst = [](const ProcessResult& result, int exitCode, const std::string& says) {
+        INFO(result.standardError << result.standardOutput);
+        CHECK(result.exitCode == exitCode);
+        CHECK_THAT(result.standardError, Catch::Contains(says));
+        CHECK_THAT(result.standardError, !Catch::Contains("--yes"));
+        CHECK_THAT(result.standardError, !Catch::Contains("confirm"));
+    };
+    {
+        MountGuard mount(partition, scratch.dir() / "mnt");
+        refusedFirst(ctl({"erase", drive.devicePath}), 1, "is in use: mounted");
+        refusedFirst(ctl({"format", partition, "--fs", "vfat"}), 1,
+                     partition + " is mounted at " + (scratch.dir() / "mnt").string());
+        refusedFirst(ctl({"bench", drive.devicePath}), 1, "is mounted or in use");
+    }
+    CHECK(probeType(partition) == "ext4");
+    refusedFirst(ctl({"format", drive.devicePath + "p9", "--fs", "ext4"}), 1,
+                 drive.devicePath + "p9 does not exist");
+    refusedFirst(ctl({"format", drive.devicePath, "--fs", "ext4"}), 2,
+                 "has a partition table; format one of its partitions");
+    refusedFirst(ctl({"erase", partition}), 2, "is a partition; an erase takes the whole drive");
+    refusedFirst(ctl({"erase", "maint-ask-last", "--method", "nvme-format"}), 1,
+                 "method nvme-format is not available: not an NVMe drive");
+    refusedFirst(ctl({"erase", drive.devicePath, "--method", "shred"}), 2,
+                 "unknown erase method 'shred'");
+    refusedFirst(ctl({"op", "undo", drive.devicePath}), 1,
+                 "nothing to undo on " + drive.devicePath);
+    refusedFirst(ctl({"op", "recover", drive.devicePath, "--finish"}), 1, "nothing to recover");
+    CHECK(probeType(partition) == "ext4");
+
+    // Once nothing stands in the way, it is the confirmation that is missing.
+    const auto asks = ctl({"format", partition, "--fs", "vfat"});
+    CHECK(asks.exitCode == 2);
+    CHECK_THAT(asks.standardError, Catch::Contains("add --yes-destroy-data to go ahead"));
+    CHECK(probeType(partition) == "ext4");
+}

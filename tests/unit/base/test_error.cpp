@@ -51,6 +51,11 @@ TEST_CASE("parseJson reports where malformed JSON breaks", "[json]") {
     auto bad = ssdk::parseJson("{\"a\": [1, 2", "the request");
     REQUIRE_FALSE(bad);
     CHECK(bad.error().code() == ErrorCode::Parse);
-    CHECK(bad.error().message().starts_with("the request is not valid JSON"));
+    CHECK(bad.error().message() == "the request is not valid JSON (line 1, column 12: unexpected "
+                                   "end of input; expected ']')");
+    auto huge = ssdk::parseJson("[1E400]", "the report");
+    REQUIRE_FALSE(huge);
+    CHECK(huge.error().message().find("json.exception") == std::string::npos);
+    CHECK(huge.error().message().starts_with("the report is not usable JSON: "));
     CHECK(ssdk::parseJson("{\"a\": 1}", "x").value()["a"] == 1);
 }

@@ -1,4 +1,7 @@
 // ssdkeeperctl on recorded sysfs trees: output formats, the JSON schema and exit codes.
+#include <filesystem>
+#include <fstream>
+
 #include "tests/support/run_tool.h"
 
 using ssdk::Json;
@@ -72,9 +75,88 @@ TEST_CASE("exit codes: 2 for usage, 1 for failures, JSON errors with --json", "[
 
     const auto missing = runCtl({"--sysfs-root", kWorkstation, "info", "sdz"});
     CHECK(missing.exitCode == 1);
-    CHECK(missing.standardError.find("no block device named 'sdz'") != std::string::npos);
+    CHECK(missing.standardError.find("no block device or lab drive named 'sdz'") !=
+          std::string::npos);
 
     const auto json = runCtl({"--sysfs-root", kWorkstation, "--json", "info", "sdz"});
     CHECK(json.exitCode == 1);
     CHECK(stdoutJson(json)["error"]["code"] == "not-found");
+}
+
+TEST_CASE("usage errors say what was wrong, as JSON with --json", "[cli]") {
+    const auto unknown = runCtl({"frobnicate"});
+    CHECK(unknown.exitCode == 2);
+    CHECK_THAT(unknown.standardError,
+               Catch::Contains("unknown command 'frobnicate'; choose list, info, lab"));
+    const auto unknownSub = runCtl({"op", "frob"});
+    CHECK(unknownSub.exitCode == 2);
+    CHECK_THAT(unknownSub.standardError,
+               Catch::Contains("unknown command 'frob' for 'op'; choose plan, apply, undo or "
+                               "recover"));
+    const auto missing = runCtl({"op"});
+    CHECK(missing.exitCode == 2);
+    CHECK_THAT(missing.standardError, Catch::Contains("a command is needed for 'op': plan"));
+
+    const std::vector<std::pair<std::string, std::string>> values{
+        {"abc", "--spare: 'abc' is not a number; give one from 0 to 50"},
+        {"-3", "--spare: -3 is below 0; give a number from 0 to 50"},
+        {"2.5", "--spare: 2.5 is not a whole number; give one from 0 to 50"},
+        {"51", "--spare: 51 is above 50; give a number from 0 to 50"}};
+    for (const auto& [value, says] : values) {
+        const auto result = runCtl({"op", "plan", "sda", "--spare", value});
+        INFO(value);
+        CHECK(result.exitCode == 2);
+        CHECK_THAT(result.standardError, Catch::Contains(says));
+    }
+    const auto json = runCtl({"--json", "op", "plan", "sda", "--spare", "abc"});
+    CHECK(json.exitCode == 2);
+    const Json error = stdoutJson(json)["error"];
+    CHECK(error["code"] == "invalid-argument");
+    CHECK(error["message"] == "--spare: 'abc' is not a number; give one from 0 to 50");
+    CHECK(stdoutJson(runCtl({"--json", "frobnicate"}))["error"]["code"] == "invalid-argument");
+    CHECK(runCtl({"--version"}).exitCode == 0);
+}
+
+TEST_CASE("a target that is not a block device is a usage error wherever it is; a lab drive "
+          "goes by its name",
+          "[cli]") {
+    for (const char* path : {"/dev/null", "/etc/passwd", "/tmp"}) {
+        const auto result = runCtl({"info", path});
+        INFO(path);
+        CHECK(result.exitCode == 2);
+        CHECK_THAT(result.standardError,
+                   Catch::Contains(std::string(path) + " is not a block device"));
+    }
+    const auto lab = runCtl({"--sysfs-root", kWorkstation, "--json", "info", "demo"});
+    REQUIRE(lab.exitCode == 0);
+    CHECK(stdoutJson(lab)["lab"]["name"] == "demo");
+}
+
+TEST_CASE("health --replay and cache simulate say plainly what is wrong with their input",
+          "[cli]") {
+    const auto scratch = std::filesystem::temp_directory_path() / "ssdk-cli-inputs";
+    std::filesystem::create_directories(scratch);
+    const auto empty = scratch / "empty";
+    const auto broken = scratch / "broken.json";
+    std::ofstream(empty).flush();
+    std::ofstream(broken) << "{\"a\":\n";
+
+    const auto device = runCtl({"health", "--replay", "/dev/null"});
+    CHECK(device.exitCode == 2);
+    CHECK_THAT(device.standardError, Catch::Contains("/dev/null is not a file"));
+    const auto nothing = runCtl({"health", "--replay", empty.string()});
+    CHECK(nothing.exitCode == 1);
+    CHECK_THAT(nothing.standardError, Catch::Contains(empty.string() + " is empty"));
+    const auto malformed = runCtl({"health", "--replay", broken.string()});
+    CHECK(malformed.exitCode == 1);
+    CHECK_THAT(malformed.standardError,
+               Catch::Contains("is not valid JSON (line 2, column 1: unexpected end of input"));
+    CHECK_THAT(malformed.standardError, !Catch::Contains("json.exception"));
+
+    const auto noRequests = runCtl({"cache", "simulate", "--trace", empty.string(), "--format",
+                                    "lis", "--cache-blocks", "10"});
+    CHECK(noRequests.exitCode == 1);
+    CHECK_THAT(noRequests.standardError, Catch::Contains("holds no requests"));
+    CHECK_THAT(noRequests.standardOutput, !Catch::Contains("hit ratio"));
+    std::filesystem::remove_all(scratch);
 }

@@ -134,6 +134,30 @@ TEST_CASE("find accepts names, /dev paths and partitions", "[discovery]") {
     CHECK(discovery.find("/etc/passwd").error().code() == ErrorCode::InvalidArgument);
 }
 
+TEST_CASE("find accepts a lab drive's name, as the GUI's --select does", "[discovery]") {
+    const Discovery discovery = discoveryFor("workstation");
+    const auto lab = discovery.find("demo");
+    REQUIRE(lab);
+    CHECK(lab->labName == "demo");
+    CHECK(lab->name.starts_with("loop"));
+    const auto missing = discovery.find("no-such-lab");
+    REQUIRE_FALSE(missing);
+    CHECK(missing.error().message() == "no block device or lab drive named 'no-such-lab'");
+}
+
+TEST_CASE("a live path that is not a block device is a usage error, wherever it is",
+          "[discovery]") {
+    const SysfsRoot live;
+    const Discovery discovery(live, makeSystemFsProber(live));
+    for (const char* path : {"/dev/null", "/etc/passwd", "/tmp", "/dev"}) {
+        const auto found = discovery.find(path);
+        REQUIRE_FALSE(found);
+        CHECK(found.error().code() == ErrorCode::InvalidArgument);
+        CHECK(found.error().message() == std::string(path) + " is not a block device");
+    }
+    CHECK(discovery.find("/no/such/path").error().code() == ErrorCode::NotFound);
+}
+
 TEST_CASE("the change token changes with devices and mounts, not otherwise", "[discovery]") {
     const auto scratch = std::filesystem::temp_directory_path() / "ssdk-change-token";
     std::filesystem::remove_all(scratch);

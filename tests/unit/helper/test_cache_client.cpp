@@ -159,7 +159,8 @@ TEST_CASE("CacheClient returns the helper's refusals", "[helper][cache][rpc]") {
     CHECK(refused.error().code() == ErrorCode::InvalidArgument);
     CHECK_THAT(refused.error().describe(), Catch::Contains("not a lab device"));
     CHECK_THAT(refused.error().describe(), Catch::Contains("argument 'device'"));
-    CHECK_THAT(refused.error().describe(), Catch::Contains("cache.enable"));
+    // The verb's name is the helper's log's business, not the person's.
+    CHECK_THAT(refused.error().describe(), !Catch::Contains("cache.enable"));
 
     request.device = "/dev/lab1";
     request.writebackPercent = 101;
