@@ -474,7 +474,15 @@ void FirmwarePage::showInfo(const firmware::FirmwareInfo& info) {
             m_slots->setItem(row, 2, item(state.join(QStringLiteral(", "))));
         }
     }
-    if (info.knownIssues.empty()) {
+    m_slots->setVisible(m_slots->rowCount() > 0); // the line above says why there are none
+    if (info.knownIssues.empty() && (revision.isEmpty() || str(facts.model).isEmpty())) {
+        // The catalogs list problems by model and firmware revision: without both there is
+        // nothing to look up, which is not the same as "none known".
+        m_issues->setText(
+            tr("Not looked up: the drive reports no %1, and known problems are "
+               "listed by model and firmware revision.")
+                .arg(str(facts.model).isEmpty() ? tr("model") : tr("firmware revision")));
+    } else if (info.knownIssues.empty()) {
         m_issues->setText(tr("None known for this model and revision (SSD Keeper's catalog and "
                              "smartctl's drive database)."));
     } else {
@@ -646,10 +654,15 @@ void FirmwarePage::helperFinished(const QString& verb, const HelperCaller::Outco
 
 void FirmwarePage::updateButtons() {
     const bool activate = m_action->currentData().toString() == QLatin1String("activate");
-    m_image->setEnabled(!activate);
-    m_browse->setEnabled(!activate);
-    const bool ready = m_device && m_imagePathOffered && !m_runner->isBusy() &&
-                       (activate || !m_image->text().trimmed().isEmpty());
+    // The NVMe image form is live only where that path is offered (not on SATA, USB, virtio or
+    // loop devices): the reason stands in Update paths.
+    const bool offered = m_device && m_imagePathOffered;
+    m_image->setEnabled(offered && !activate);
+    m_browse->setEnabled(offered && !activate);
+    m_slot->setEnabled(offered);
+    m_action->setEnabled(offered);
+    const bool ready =
+        offered && !m_runner->isBusy() && (activate || !m_image->text().trimmed().isEmpty());
     m_updateButton->setEnabled(ready);
     const bool installing = fwupdBusy();
     m_fwupdInstall->setEnabled(m_fwupdOffered && !installing &&

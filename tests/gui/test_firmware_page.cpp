@@ -86,7 +86,19 @@ TEST_CASE("the firmware page shows the QEMU NVMe slot log and why no update path
     CHECK(paths->item(0, 2)->text().contains(QStringLiteral("OACS")));
     child<QLineEdit>(page, "image")->setText(QStringLiteral("/tmp/fw.bin"));
     CHECK_FALSE(child<QPushButton>(page, "updateButton")->isEnabled());
+    // The image path is not offered: its whole form is inactive, not only the button.
+    CHECK_FALSE(child<QLineEdit>(page, "image")->isEnabled());
+    CHECK_FALSE(child<QComboBox>(page, "action")->isEnabled());
     app::test::screenshot(page, "firmware-qemu-nvme.png");
+
+    // A drive that reports no firmware revision: known problems cannot be looked up, which is
+    // not "none known".
+    firmware::FirmwareInfo unnamed = qemuNvmeInfo();
+    unnamed.facts.revision.clear();
+    page.showInfo(unnamed);
+    const QString issues = child<QLabel>(page, "issues")->text();
+    CHECK(issues.contains(QStringLiteral("Not looked up: the drive reports no firmware revision")));
+    CHECK_FALSE(issues.contains(QStringLiteral("None known")));
 }
 
 TEST_CASE("a known firmware problem is shown with its source link and the image path offered") {

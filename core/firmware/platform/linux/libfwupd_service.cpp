@@ -93,9 +93,11 @@ public:
         // as an error instead.
         g_autoptr(GDBusConnection) bus = g_bus_get_sync(G_BUS_TYPE_SYSTEM, nullptr, &error);
         if (bus == nullptr) {
+            // GLib's words ("Could not connect: No such file or directory") go to the log.
+            log::get("firmware")->info("no system D-Bus: {}", text(error->message));
             return fail(ErrorCode::Unsupported,
-                        "the system D-Bus is not reachable, so neither is fwupd: " +
-                            text(error->message));
+                        "the system D-Bus is not reachable, so neither is fwupd (no system "
+                        "message bus is running on this machine)");
         }
         g_dbus_connection_set_exit_on_close(bus, FALSE);
         m_client = fwupd_client_new();
