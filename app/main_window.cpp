@@ -85,7 +85,13 @@ MainWindow::MainWindow(AppServices services, QWidget* parent)
     addPage(new HealthPage(std::make_shared<SystemHealthBackend>(helper, platform)), tr("Health"));
     addPage(new PerformancePage(helper, m_recordedRoot, platform), tr("Performance"));
     addPage(new RamCachePage(new HelperCaller(helper)), tr("RAM Cache"));
-    addPage(new SpareAreaPage(m_live, helper), tr("Spare Area"));
+    auto* spareArea = new SpareAreaPage(m_live, helper);
+    // After a change the page reads its drive at once, and the window rescans for the others.
+    spareArea->setDriveReader([discovery = services.makeDiscovery()](const std::string& path) {
+        return discovery.find(path);
+    });
+    connect(spareArea, &SpareAreaPage::driveChanged, this, &MainWindow::rescan);
+    addPage(spareArea, tr("Spare Area"));
     addPage(new MaintenancePage(helper, platform), tr("Maintenance"));
     addPage(new FirmwarePage(helper), tr("Firmware"));
 

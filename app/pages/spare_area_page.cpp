@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <QFrame>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
@@ -11,6 +12,7 @@
 #include <QScrollArea>
 #include <QSlider>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "app/device_text.h"
 #include "app/theme.h"
@@ -183,6 +185,10 @@ QWidget* SpareAreaPage::buildContent() {
     return content;
 }
 
+void SpareAreaPage::setDriveReader(DriveReader reader) {
+    m_driveReader = std::move(reader);
+}
+
 HelperCaller* SpareAreaPage::helper() {
     if (m_helper == nullptr) {
         m_helper = new HelperCaller(m_session, this);
@@ -332,7 +338,7 @@ void SpareAreaPage::updatePlan() {
                          ? QString()
                          : tr("\nIt stopped at: %1").arg(toQString(m_journal->lastError))));
     }
-    const bool busy = m_helper != nullptr && m_helper->isBusy();
+    const bool busy = m_rereading || (m_helper != nullptr && m_helper->isBusy());
     m_apply->setEnabled(m_live && !busy && !pending && m_plan->possible);
     m_apply->setVisible(!m_unmountPlan);
     m_unmountApply->setVisible(m_unmountPlan.has_value());
@@ -486,6 +492,10 @@ void SpareAreaPage::helperFinished(const QString& verb, const HelperCaller::Outc
             updatePlan();
         }
         emit verbFinished(verb, outcome.ok);
+        // The drive changed while it was read (a rescan during a change): read it again.
+        if (m_live && m_device && inspectionToken(*m_device) != m_inspectedToken) {
+            inspect();
+        }
         return;
     }
     // The client read the answer already; reading its JSON again cannot fail but is checked.
@@ -511,14 +521,48 @@ void SpareAreaPage::helperFinished(const QString& verb, const HelperCaller::Outc
         m_status->setText(tr("Failed: %1").arg(failure));
         QMessageBox::warning(this, tr("Spare area"), failure);
     }
-    // The partition sizes changed: read usage and journal again (the device watcher rescans
-    // sysfs on its own and calls setDevice).
     // verb may refer to the caller's own record of the running verb, which inspect() changes.
-    const QString finishedVerb = verb;
-    const bool ok = reply.has_value();
-    m_inspectedToken.clear();
-    inspect();
-    emit verbFinished(finishedVerb, ok);
+    rereadDrive(QString(verb), reply.has_value());
+}
+
+void SpareAreaPage::rereadDrive(const QString& verb, bool ok) {
+    const QString path = m_device ? toQString(m_device->path) : QString();
+    if (!m_driveReader || !m_device) {
+        // The partition sizes changed: read usage and journal again; the drive itself comes
+        // with the next setDevice.
+        m_inspectedToken.clear();
+        inspect();
+        emit driveChanged(path);
+        emit verbFinished(verb, ok);
+        return;
+    }
+    m_rereading = true;
+    updatePlan();
+    auto* watcher = new QFutureWatcher<Expected<device::Device>>(this);
+    connect(watcher, &QFutureWatcher<Expected<device::Device>>::finished, this,
+            [this, watcher, verb, ok, path] {
+                watcher->deleteLater();
+                m_rereading = false;
+                const Expected<device::Device> fresh = watcher->result();
+                // Usage and journal are read again in any case: a failed change leaves a
+                // journal to finish or roll back.
+                m_inspectedToken.clear();
+                if (fresh && m_device && toQString(m_device->path) == path) {
+                    setDevice(&*fresh);
+                } else {
+                    if (!fresh) {
+                        m_status->setText(m_status->text() + QLatin1Char(' ') +
+                                          tr("The drive could not be read again: %1")
+                                              .arg(toQString(fresh.error().describe())));
+                    }
+                    updatePlan();
+                    inspect();
+                }
+                emit driveChanged(path);
+                emit verbFinished(verb, ok);
+            });
+    watcher->setFuture(QtConcurrent::run(
+        [reader = m_driveReader, devicePath = m_device->path] { return reader(devicePath); }));
 }
 
 } // namespace ssdk::app

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <optional>
 
 #include "app/helper_caller.h"
@@ -31,6 +32,13 @@ public:
     explicit SpareAreaPage(bool live, std::shared_ptr<rpc::Transport> helper = nullptr,
                            QWidget* parent = nullptr);
 
+    // Reads one drive as discovery sees it now (device::Discovery::find), called on a pool
+    // thread. With one, the page re-reads its drive the moment op.apply, op.undo or
+    // op.recover ends and shows the new sizes and plan before it reports the verb finished;
+    // without one (recorded trees), it waits for setDevice.
+    using DriveReader = std::function<Expected<device::Device>(const std::string& path)>;
+    void setDriveReader(DriveReader reader);
+
     void setDevice(const device::Device* device) override;
     // What op.inspect answered for the shown device (overprovision::InspectReply's JSON); an
     // answer that cannot be read is shown as the reason the used space is unknown.
@@ -46,8 +54,13 @@ public:
     QString unmountConfirmationText() const;
 
 signals:
-    // A helper verb (op.inspect, op.apply, op.undo, op.recover) answered and was shown.
+    // A helper verb (op.inspect, op.apply, op.undo, op.recover) answered and was shown; for
+    // the three that change the drive, after the drive was read again (setDriveReader).
     void verbFinished(const QString& verb, bool ok);
+    // op.apply, op.undo or op.recover ended, done or not: the partitions of the drive at
+    // devicePath may have changed. The window rescans, so every page and the drive list
+    // show the new sizes (MainWindow::rescan).
+    void driveChanged(const QString& devicePath);
 
 private:
     QWidget* buildContent();
@@ -60,12 +73,17 @@ private:
     void recover(overprovision::Recovery action);
     void helperFinished(const QString& verb, const HelperCaller::Outcome& outcome);
     void helperProgress(const QString& verb, double fraction, const QString& text);
+    // After a change: reads the drive again (m_driveReader), shows it, reads its usage and
+    // journal again, then emits driveChanged and verbFinished(verb, ok).
+    void rereadDrive(const QString& verb, bool ok);
     void setBusy(bool busy, const QString& text = {});
     HelperCaller* helper();
 
     bool m_live;
     std::shared_ptr<rpc::Transport> m_session; // what m_helper runs on
     HelperCaller* m_helper = nullptr;
+    DriveReader m_driveReader;
+    bool m_rereading = false; // a change ended and the drive is being read again
     std::optional<device::Device> m_device;
     std::string m_inspectedToken; // what the last inspection was for (path, sizes, mounts)
     std::optional<overprovision::FilesystemUsage> m_usage;

@@ -113,11 +113,23 @@ Expected<FilesystemUsage> FilesystemTool::readUsage(const FilesystemLocation& wh
 }
 
 Expected<FilesystemUsage> FilesystemTool::inspect(const FilesystemLocation& where) {
+    if (isExtFilesystem(where.type) && !where.mountPoint.empty()) {
+        // A mounted ext filesystem's superblock and bitmaps on disk lag behind what was
+        // written (delayed allocation): write them out first, or dumpe2fs and resize2fs -P
+        // read it emptier than it is.
+        if (auto synced =
+                runChecked(m_runner, request({"sync", "--file-system", where.mountPoint}));
+            !synced) {
+            return std::unexpected(synced.error().addContext("flushing " + where.mountPoint));
+        }
+    }
     auto usage = readUsage(where);
     if (!usage) {
         return usage;
     }
     if (isExtFilesystem(where.type)) {
+        // resize2fs refuses any size below this very figure (calculate_minimum_resize_size)
+        // before changing anything, unless forced, which SSD Keeper never does.
         auto minimum = runChecked(m_runner, request({"resize2fs", "-P", where.device}));
         if (!minimum) {
             return std::unexpected(minimum.error());
@@ -127,6 +139,8 @@ Expected<FilesystemUsage> FilesystemTool::inspect(const FilesystemLocation& wher
             return std::unexpected(blocks.error());
         }
         usage->minimumSize = std::max(usage->used, Bytes(*blocks * usage->blockSize.value));
+        usage->minimumSource = "resize2fs -P";
+        usage->minimumExact = true;
         usage->source = "dumpe2fs -h, resize2fs -P";
     } else if (where.type == "btrfs") {
         // Not `btrfs inspect-internal min-dev-size`: it counts allocated chunks, which a
@@ -134,6 +148,8 @@ Expected<FilesystemUsage> FilesystemTool::inspect(const FilesystemLocation& wher
         // chunk or two besides what is used: a quarter more, which the resize itself checks
         // (ENOSPC leaves the filesystem as it was).
         usage->minimumSize = Bytes(usage->used.value + usage->used.value / 4);
+        usage->minimumSource = "in use + 25 % to relocate chunks (an estimate)";
+        usage->minimumExact = false;
     }
     return usage;
 }

@@ -1,5 +1,6 @@
 #include "core/overprovision/filesystem_usage.h"
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 
@@ -77,9 +78,21 @@ Expected<FilesystemUsage> parseDumpe2fs(std::string_view text) {
     FilesystemUsage usage;
     usage.type = "ext";
     usage.size = Bytes(*blocks * *blockSize);
-    usage.used = Bytes((*blocks - *freeBlocks) * *blockSize);
-    usage.minimumSize = usage.used;
     usage.blockSize = Bytes(*blockSize);
+    std::uint64_t allocated = (*blocks - *freeBlocks) * *blockSize;
+    // Bitmaps, inode tables, group descriptors and the journal: counted by the kernel's statfs
+    // as neither used nor free. In clusters, which are blocks unless bigalloc.
+    const auto overheadClusters = numberAfter(text, "Overhead clusters:", "dumpe2fs");
+    const std::uint64_t clusterSize =
+        numberAfter(text, "Cluster size:", "dumpe2fs").value_or(*blockSize);
+    if (overheadClusters && *overheadClusters * clusterSize <= allocated) {
+        allocated -= *overheadClusters * clusterSize;
+        usage.usedSource = "dumpe2fs -h: blocks − free − overhead, as df counts";
+    } else {
+        usage.usedSource = "dumpe2fs -h: allocated blocks, metadata included";
+    }
+    usage.used = Bytes(allocated);
+    usage.minimumSize = usage.used;
     usage.source = "dumpe2fs -h";
     return usage;
 }
@@ -105,9 +118,26 @@ Expected<FilesystemUsage> parseNtfsresizeInfo(std::string_view text) {
     } else {
         return std::unexpected(minimum.error());
     }
-    // ntfsresize reports space in use as "Space in use       : 12 MB (1.2%)" (rounded MB);
-    // the minimum it offers already covers it, so it stands in for "used".
-    usage.used = usage.minimumSize;
+    // ntfsresize refuses a smaller --size ("can't be less than the space already occupied")
+    // while collecting its constraints, before it writes anything.
+    usage.minimumSource = "ntfsresize --info";
+    usage.minimumExact = true;
+    // "Space in use       : 851 MB (39.6%)": MB of 10^6 bytes, rounded up, so it may pass
+    // the exact minimum by less than a MB.
+    constexpr std::uint64_t kNtfsMegabyte = 1000 * 1000;
+    std::optional<std::uint64_t> inUseMegabytes;
+    if (auto inUse = valueAfter(text, "Space in use")) {
+        if (const auto colon = inUse->find(':'); colon != std::string_view::npos) {
+            inUseMegabytes = leadingNumber(inUse->substr(colon + 1));
+        }
+    }
+    if (inUseMegabytes) {
+        usage.used = std::min(usage.minimumSize, Bytes(*inUseMegabytes * kNtfsMegabyte));
+        usage.usedSource = "ntfsresize --info: space in use, rounded up to MB";
+    } else {
+        usage.used = usage.minimumSize;
+        usage.usedSource = "ntfsresize --info: its minimum size";
+    }
     return usage;
 }
 
@@ -126,6 +156,7 @@ Expected<FilesystemUsage> parseBtrfsUsage(std::string_view text) {
     usage.used = Bytes(*used);
     usage.minimumSize = usage.used;
     usage.source = "btrfs filesystem usage -b";
+    usage.usedSource = "btrfs filesystem usage -b: Used";
     return usage;
 }
 
@@ -138,7 +169,10 @@ Json toJson(const FilesystemUsage& usage) {
                 {"size", usage.size.value},
                 {"used", usage.used.value},
                 {"minimum_size", usage.minimumSize.value},
-                {"source", usage.source}};
+                {"source", usage.source},
+                {"used_source", usage.usedSource},
+                {"minimum_source", usage.minimumSource},
+                {"minimum_exact", usage.minimumExact}};
 }
 
 Expected<FilesystemUsage> filesystemUsageFromJson(const Json& json) {
@@ -149,6 +183,9 @@ Expected<FilesystemUsage> filesystemUsageFromJson(const Json& json) {
         usage.used = Bytes(json.at("used").get<std::uint64_t>());
         usage.minimumSize = Bytes(json.at("minimum_size").get<std::uint64_t>());
         usage.source = json.value("source", "");
+        usage.usedSource = json.value("used_source", "");
+        usage.minimumSource = json.value("minimum_source", "");
+        usage.minimumExact = json.value("minimum_exact", false);
         return usage;
     } catch (const Json::exception& error) {
         return fail(ErrorCode::Parse, std::string("filesystem usage: ") + error.what());

@@ -74,6 +74,34 @@ std::string unsupportedReason(const device::Partition& partition) {
            "with a partition editor";
 }
 
+// "resize2fs accepts no less than 1.49 GiB (resize2fs -P)" (or "will not shrink it at all"
+// when that is its whole size), or for an estimate "it needs at least 1.10 GiB (1.00 GiB:
+// in use + 25 % …, plus a 100 MiB margin)".
+std::string describeMinimum(const FilesystemUsage& usage, Bytes margin) {
+    const std::string source = usage.minimumSource.empty() ? usage.source : usage.minimumSource;
+    if (usage.minimumExact) {
+        std::string tool = source.substr(0, source.find(' '));
+        if (tool.empty()) {
+            tool = "its resize tool";
+        }
+        if (usage.minimumSize >= usage.size) {
+            return fmt::format("{} will not shrink it at all ({}: {}, its whole size)", tool,
+                               source, formatIec(usage.minimumSize));
+        }
+        return fmt::format("{} accepts no less than {} ({})", tool, formatIec(usage.minimumSize),
+                           source);
+    }
+    return fmt::format("it needs at least {} ({}: {}, plus a {} margin)",
+                       formatIec(usage.minimumSize + margin), formatIec(usage.minimumSize), source,
+                       formatIec(margin));
+}
+
+// "in use: 784 MiB (dumpe2fs -h: blocks − free − overhead, as df counts)".
+std::string describeInUse(const FilesystemUsage& usage) {
+    return fmt::format("in use: {} ({})", formatIec(usage.used),
+                       usage.usedSource.empty() ? usage.source : usage.usedSource);
+}
+
 } // namespace
 
 std::optional<FactoryOverprovision> factoryOverprovisionFor(Bytes userCapacity) {
@@ -124,8 +152,11 @@ int lastPartitionIndex(const device::Device& device) {
     return last;
 }
 
-Bytes safetyMargin(Bytes minimumSize) {
-    return std::max(Bytes::mib(8), Bytes(minimumSize.value / 10));
+Bytes safetyMargin(const FilesystemUsage& usage) {
+    if (usage.minimumExact) {
+        return Bytes(0);
+    }
+    return std::max(Bytes::mib(8), Bytes(usage.minimumSize.value / 10));
 }
 
 Expected<Plan> plan(const device::Device& device, const std::optional<FilesystemUsage>& usage,
@@ -266,14 +297,17 @@ Expected<Plan> plan(const device::Device& device, const std::optional<Filesystem
         refuse("the used space of " + partition.path + " could not be read");
     }
     if (usage && result.direction == Direction::Shrink) {
-        result.requiredSize = usage->minimumSize + safetyMargin(usage->minimumSize);
+        result.margin = safetyMargin(*usage);
+        result.requiredSize = usage->minimumSize + result.margin;
         if (result.requiredSize > result.newPartitionSize) {
-            refuse(fmt::format("{} is too full: its data needs at least {} ({} in use plus a "
-                               "{} margin), but {} % spare leaves it {}",
-                               partition.path, formatIec(result.requiredSize),
-                               formatIec(usage->minimumSize),
-                               formatIec(safetyMargin(usage->minimumSize)), sparePercent,
-                               formatIec(result.newPartitionSize)));
+            refuse(fmt::format("{} is too full for {} % spare: it would get {}, but {}; {}",
+                               partition.path, sparePercent, formatIec(result.newPartitionSize),
+                               describeMinimum(*usage, result.margin), describeInUse(*usage)));
+        } else if (usage->used.value > result.newPartitionSize.value / 10 * 9) {
+            result.notes.push_back(
+                fmt::format("{} will be {:.0f} % full afterwards ({} in use in {})", partition.path,
+                            percentOf(usage->used, result.newPartitionSize), formatIec(usage->used),
+                            formatIec(result.newPartitionSize)));
         }
     }
     if (!device.supportsDiscard()) {
@@ -320,10 +354,9 @@ std::string Plan::describe() const {
                             formatIec(changedLength),
                             direction == Direction::Shrink ? "shrinks to" : "grows to",
                             formatIec(newPartitionSize));
-        if (usage && direction == Direction::Shrink) {
-            text += fmt::format("Data fits: needs {} (minimum {} + margin), gets {}.\n",
-                                formatIec(requiredSize), formatIec(usage->minimumSize),
-                                formatIec(newPartitionSize));
+        if (usage && direction == Direction::Shrink && requiredSize <= newPartitionSize) {
+            text += fmt::format("Data fits: {}; {}; it gets {}.\n", describeMinimum(*usage, margin),
+                                describeInUse(*usage), formatIec(newPartitionSize));
         }
         if (direction == Direction::Shrink) {
             text += fmt::format("The freed {} at {} is discarded (TRIM) so the drive can use "
@@ -354,6 +387,7 @@ Json toJson(const Plan& plan) {
               {"changed_start", plan.changedStart.value},
               {"changed_length", plan.changedLength.value},
               {"new_spare", plan.newSpare.value},
+              {"margin", plan.margin.value},
               {"required_size", plan.requiredSize.value},
               {"unmount_offered", plan.unmountOffered},
               {"unmount_and_remount", plan.unmountAndRemount},

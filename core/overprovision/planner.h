@@ -54,7 +54,8 @@ struct Plan {
     Bytes oldPartitionSize;
     Bytes newPartitionSize;
     std::optional<FilesystemUsage> usage;
-    Bytes requiredSize; // minimum filesystem size plus the safety margin
+    Bytes margin;       // kept above the filesystem's minimum size (safetyMargin)
+    Bytes requiredSize; // the filesystem's minimum size plus the margin
     Bytes newSpare;     // unallocated space at the end after the change
 
     Direction direction = Direction::None;
@@ -85,8 +86,11 @@ struct PlanOptions {
     std::vector<std::string> mountUsers;
 };
 
-// The margin kept above the filesystem's minimum size: 10 % of it, at least 8 MiB.
-Bytes safetyMargin(Bytes minimumSize);
+// The margin kept above a filesystem's minimum size. None where the minimum is the resize
+// tool's own limit (usage.minimumExact: resize2fs -P, ntfsresize --info), which the helper
+// reads again right before it applies and the tool enforces itself, refusing a smaller size
+// before it changes anything; 10 % of an estimated minimum (btrfs), at least 8 MiB.
+Bytes safetyMargin(const FilesystemUsage& usage);
 
 // Plans the spare area for `device`. `usage` describes the filesystem of the last partition
 // (nothing when it could not be read: the plan then refuses, saying why). Pure.

@@ -1,5 +1,8 @@
 // The Spare Area page against a real lab drive through the real helper (root only): Apply with
-// its confirmation accepted, the result checked on the drive itself, then Undo.
+// its confirmation accepted, the result checked on the drive itself, then Undo. The page reads
+// the drive again by itself when each change ends (a DriveReader, as MainWindow gives it): the
+// new size, plan and buttons are on screen when the change is reported finished, with no
+// setDevice from the test and no rescan timer.
 #include <catch2/catch.hpp>
 #include <unistd.h>
 
@@ -95,7 +98,12 @@ TEST_CASE("Apply and Undo on the spare area page change a lab drive through the 
     SpareAreaPage page(true);
     page.resize(900, 720);
     page.show();
+    page.setDriveReader([](const std::string& path) {
+        const SysfsRoot root;
+        return device::Discovery(root, device::makeSystemFsProber(root)).find(path);
+    });
     QSignalSpy finished(&page, &SpareAreaPage::verbFinished);
+    QSignalSpy changed(&page, &SpareAreaPage::driveChanged);
     const device::Device before = ssdk::test::discover(lab.device);
     page.setDevice(&before);
     bool ok = false;
@@ -120,7 +128,28 @@ TEST_CASE("Apply and Undo on the spare area page change a lab drive through the 
     REQUIRE(ok);
     REQUIRE(answerer.texts.size() == 1);
     CHECK(answerer.texts[0].contains(QString::fromStdString(lab.partition)));
+    auto* undo = page.findChild<QPushButton*>(QStringLiteral("spare.undo"));
+    auto* current = page.findChild<QLabel*>(QStringLiteral("spare.current"));
+    REQUIRE(undo != nullptr);
+    REQUIRE(current != nullptr);
+    const QString newSpare = QString::fromStdString(formatIec(planned.newSpare));
+    // Right when op.apply is reported finished, before any other event: the page shows the
+    // drive as it is now, the plan for 20 % is "nothing to change" and Apply is off.
+    REQUIRE(page.currentPlan());
+    INFO(page.currentPlan()->describe());
+    CHECK(page.currentPlan()->oldPartitionSize == planned.newPartitionSize);
+    CHECK(page.currentPlan()->currentSpare == planned.newSpare);
+    CHECK(page.currentPlan()->direction == overprovision::Direction::None);
+    CHECK_FALSE(page.currentPlan()->possible);
+    CHECK_FALSE(apply->isEnabled());
+    CHECK(current->text().contains(newSpare));
+    CHECK(changed.count() == 1);
+    // Then usage and journal come again: Undo is offered, Apply stays off.
     REQUIRE(waitForVerb(finished, QStringLiteral("op.inspect"), &ok));
+    CHECK(ok);
+    CHECK_FALSE(apply->isEnabled());
+    CHECK(undo->isEnabled());
+    CHECK(current->text().contains(newSpare));
 
     // The drive itself: partition shrunk as planned, the freed range a hole in the image,
     // the filesystem clean and every file intact.
@@ -133,17 +162,20 @@ TEST_CASE("Apply and Undo on the spare area page change a lab drive through the 
         ssdk::test::MountGuard mount(lab.partition, mnt);
         ssdk::test::checkFiles(mnt, files);
     }
-    const device::Device after = ssdk::test::discover(lab.device);
-    page.setDevice(&after);
-    REQUIRE(waitForVerb(finished, QStringLiteral("op.inspect"), &ok));
     app::test::screenshot(page, "spare-area-after.png");
-    auto* undo = page.findChild<QPushButton*>(QStringLiteral("spare.undo"));
-    REQUIRE(undo != nullptr);
     REQUIRE(undo->isEnabled());
     undo->click();
     REQUIRE(waitForVerb(finished, QStringLiteral("op.undo"), &ok));
     CHECK(ok);
+    // At once again: the old size, 20 % planned as a shrink again.
+    REQUIRE(page.currentPlan());
+    CHECK(page.currentPlan()->oldPartitionSize.value == oldSize);
+    CHECK(page.currentPlan()->direction == overprovision::Direction::Shrink);
+    CHECK(changed.count() == 2);
     REQUIRE(waitForVerb(finished, QStringLiteral("op.inspect"), &ok));
+    CHECK(ok);
+    CHECK(apply->isEnabled());
+    CHECK_FALSE(undo->isEnabled());
     CHECK(ssdk::test::kernelPartitionSize(lab.device) == oldSize);
     CHECK(ssdk::test::fsckExit(lab.partition) == 0);
     {

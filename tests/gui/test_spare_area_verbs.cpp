@@ -132,9 +132,13 @@ TEST_CASE("Apply on the spare area page sends op.apply a request the verb accept
     auto* apply = live.page.findChild<QPushButton*>(QStringLiteral("spare.apply"));
     REQUIRE(apply->isEnabled());
 
+    QSignalSpy changed(&live.page, &SpareAreaPage::driveChanged);
     DialogAnswerer answerer;
     apply->click();
     REQUIRE(finishedVerb(live.finished, overprovision::kVerbOpApply) == std::optional<bool>(false));
+    // A change that ended, even refused, makes the window read the drive again.
+    REQUIRE(changed.count() == 1);
+    CHECK(changed.at(0).at(0).toString() == QStringLiteral("/dev/null"));
     // The question named the partition; the refusal is the device check's, which comes after
     // every argument was read: the verb took device, spare_percent and partition as sent.
     REQUIRE(answerer.texts.size() == 2);

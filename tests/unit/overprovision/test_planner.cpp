@@ -179,3 +179,113 @@ TEST_CASE("the partition at the end is the one with the highest end", "[overprov
     device.partitions.push_back(first);
     CHECK(lastPartitionIndex(device) == 0);
 }
+
+namespace {
+
+// The lab report's drive: 2 GiB GPT, one ext4 partition from 1 MiB to the last usable MiB.
+Device twoGibDisk() {
+    Device device = gptDisk();
+    device.size = Bytes::gib(2);
+    device.partitions[0].size = Bytes::mib(2046);
+    return device;
+}
+
+// What FilesystemTool::inspect reads of that ext4 at 39 % full (figures from the 2 GiB lab
+// drive of docs/spare-area.md): 784 MiB in use as df counts, resize2fs -P 391736 blocks.
+FilesystemUsage ext4AtFortyPercent() {
+    FilesystemUsage usage;
+    usage.type = "ext4";
+    usage.size = Bytes::mib(2046);
+    usage.used = Bytes(200710ULL * 4096);
+    usage.minimumSize = Bytes(391736ULL * 4096);
+    usage.blockSize = Bytes(4096);
+    usage.source = "dumpe2fs -h, resize2fs -P";
+    usage.usedSource = "dumpe2fs -h: blocks − free − overhead, as df counts";
+    usage.minimumSource = "resize2fs -P";
+    usage.minimumExact = true;
+    return usage;
+}
+
+} // namespace
+
+TEST_CASE("resize2fs -P's figure is the minimum, with no margin on top", "[overprovision]") {
+    const FilesystemUsage usage = ext4AtFortyPercent();
+    CHECK(safetyMargin(usage) == Bytes(0));
+    auto result = plan(twoGibDisk(), usage, 20.0);
+    REQUIRE(result);
+    INFO(result->describe());
+    // 20 % of 2 GiB leaves the partition 1637 MiB; resize2fs accepts 1530.2 MiB.
+    CHECK(result->newPartitionSize == Bytes::mib(1637));
+    CHECK(result->possible);
+    CHECK(result->margin == Bytes(0));
+    CHECK(result->requiredSize == usage.minimumSize);
+    const std::string text = result->describe();
+    CHECK(text.find("resize2fs accepts no less than 1.49 GiB (resize2fs -P)") != std::string::npos);
+    CHECK(text.find("in use: 784 MiB (dumpe2fs -h: blocks − free − overhead, as df counts)") !=
+          std::string::npos);
+    auto json = toJson(*result);
+    CHECK(json["margin"] == 0);
+    CHECK(json["filesystem_usage"]["minimum_exact"] == true);
+    CHECK(json["filesystem_usage"]["minimum_source"] == "resize2fs -P");
+
+    // A minimum above what the partition gets is refused, naming each figure and its source;
+    // one exactly as large is not.
+    FilesystemUsage tooFull = usage;
+    tooFull.minimumSize = Bytes::mib(1740);
+    auto refused = plan(twoGibDisk(), tooFull, 20.0);
+    REQUIRE(refused);
+    CHECK_FALSE(refused->possible);
+    CHECK(mentions(*refused, "/dev/loop7p1 is too full for 20 % spare: it would get 1.60 GiB, "
+                             "but resize2fs accepts no less than 1.70 GiB (resize2fs -P); in "
+                             "use: 784 MiB (dumpe2fs -h"));
+    tooFull.minimumSize = Bytes::mib(1637) + Bytes(4096);
+    CHECK_FALSE(plan(twoGibDisk(), tooFull, 20.0)->possible);
+    // resize2fs -P's figure can be the whole filesystem (docs/spare-area.md: 60 % of 2 GiB).
+    tooFull.minimumSize = tooFull.size;
+    CHECK(mentions(*plan(twoGibDisk(), tooFull, 20.0),
+                   "resize2fs will not shrink it at all (resize2fs -P: 2.00 GiB, its whole "
+                   "size); in use: 784 MiB"));
+    tooFull.minimumSize = Bytes::mib(1637);
+    CHECK(plan(twoGibDisk(), tooFull, 20.0)->possible);
+}
+
+TEST_CASE("an estimated minimum (btrfs) keeps a margin and says so", "[overprovision]") {
+    FilesystemUsage usage;
+    usage.type = "btrfs";
+    usage.size = Bytes::mib(510);
+    usage.used = Bytes::mib(320);
+    usage.minimumSize = Bytes::mib(400);
+    usage.source = "btrfs filesystem usage -b";
+    usage.usedSource = "btrfs filesystem usage -b: Used";
+    usage.minimumSource = "in use + 25 % to relocate chunks (an estimate)";
+    CHECK(safetyMargin(usage) == Bytes::mib(40));
+    usage.minimumSize = Bytes::mib(40);
+    CHECK(safetyMargin(usage) == Bytes::mib(8));
+    usage.minimumSize = Bytes::mib(400);
+    Device device = gptDisk("btrfs");
+    device.partitions[0].mounts.push_back({"/mnt/data", "btrfs", "rw"});
+    auto result = plan(device, usage, 20.0);
+    REQUIRE(result);
+    // 400 MiB + 40 MiB > 408 MiB.
+    CHECK_FALSE(result->possible);
+    CHECK(result->requiredSize == Bytes::mib(440));
+    CHECK(mentions(*result, "it needs at least 440 MiB (400 MiB: in use + 25 % to relocate "
+                            "chunks (an estimate), plus a 40.0 MiB margin); in use: 320 MiB "
+                            "(btrfs filesystem usage -b: Used)"));
+}
+
+TEST_CASE("a filesystem left nearly full gets a note", "[overprovision]") {
+    FilesystemUsage usage = ext4AtFortyPercent();
+    usage.size = Bytes::mib(510);
+    usage.used = Bytes::mib(380);
+    usage.minimumSize = Bytes::mib(400);
+    auto result = plan(gptDisk(), usage, 20.0);
+    REQUIRE(result);
+    CHECK(result->possible);
+    bool noted = false;
+    for (const auto& note : result->notes) {
+        noted = noted || note.find("/dev/loop7p1 will be 93 % full afterwards (380 MiB in use "
+                                   "in 408 MiB)") != std::string::npos;
+    }
+    CHECK(noted);
+}
