@@ -562,7 +562,10 @@ std::string Discovery::changeToken() const {
         state += m_root.tryString(base / "loop" / "backing_file").value_or("");
         for (const auto& entry : m_root.list(base)) {
             if (entry.starts_with(name)) {
-                state += ',' + entry;
+                // A partition resized in place (spare area, a partition editor) keeps its name.
+                state += ',' + entry + '=' +
+                         m_root.tryString(base / entry / "start").value_or("-") + '+' +
+                         m_root.tryString(base / entry / "size").value_or("-");
                 for (const auto& holder : m_root.list(base / entry / "holders")) {
                     state += '>' + holder;
                 }

@@ -158,7 +158,8 @@ TEST_CASE("a live path that is not a block device is a usage error, wherever it 
     CHECK(discovery.find("/no/such/path").error().code() == ErrorCode::NotFound);
 }
 
-TEST_CASE("the change token changes with devices and mounts, not otherwise", "[discovery]") {
+TEST_CASE("the change token changes with devices, partition sizes and mounts, not otherwise",
+          "[discovery]") {
     const auto scratch = std::filesystem::temp_directory_path() / "ssdk-change-token";
     std::filesystem::remove_all(scratch);
     std::filesystem::copy(
@@ -173,8 +174,13 @@ TEST_CASE("the change token changes with devices and mounts, not otherwise", "[d
     const auto mounted = discovery.changeToken();
     CHECK(mounted != first);
 
+    // A partition resized in place keeps its name; its size is what changed.
+    std::ofstream(scratch / "sys/block/sda/sda1/size", std::ios::trunc) << "1024\n";
+    const auto resized = discovery.changeToken();
+    CHECK(resized != mounted);
+
     std::filesystem::remove(scratch / "sys/block/sdb");
-    CHECK(discovery.changeToken() != mounted);
+    CHECK(discovery.changeToken() != resized);
     auto devices = discovery.discover();
     REQUIRE(devices);
     CHECK(devices->size() == 4);
