@@ -1,6 +1,7 @@
 #include "app/helper_caller.h"
 
 #include <QProgressBar>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "app/device_text.h"
@@ -62,6 +63,23 @@ bool HelperCaller::call(const QString& verb, Json args, EventSink events) {
         std::move(events));
 }
 
+namespace {
+
+// Helper calls spend their time waiting: for the one session (a call at a time), for pkexec,
+// for a long verb. They get their own pool, so that waiting calls never hold the global pool's
+// threads (as many as cores), which discovery and the pages' own reads run on. Never destroyed:
+// a call may still wait when the application ends.
+QThreadPool& helperCallPool() {
+    static QThreadPool* const pool = [] {
+        auto* created = new QThreadPool;
+        created->setMaxThreadCount(16);
+        return created;
+    }();
+    return *pool;
+}
+
+} // namespace
+
 bool HelperCaller::run(const QString& verb, Work work, EventSink events) {
     if (m_busy) {
         return false;
@@ -69,6 +87,7 @@ bool HelperCaller::run(const QString& verb, Work work, EventSink events) {
     m_busy = true;
     m_verb = verb;
     m_watcher.setFuture(QtConcurrent::run(
+        &helperCallPool(),
         [transport = transport(), target = m_eventTarget, qverb = verb, work = std::move(work),
          events = std::move(events), owner = static_cast<rpc::Transport::CallOwner>(this)] {
             Outcome outcome;

@@ -249,6 +249,15 @@ void MainWindow::addPage(DevicePage* page, const QString& title) {
     m_devicePages.push_back(page);
 }
 
+bool MainWindow::currentPageLoading() const {
+    const auto* page = qobject_cast<const DevicePage*>(m_pages->currentWidget());
+    return page != nullptr && page->isLoading();
+}
+
+QString MainWindow::currentPageTitle() const {
+    return m_pages->tabText(m_pages->currentIndex()).remove(QLatin1Char('&'));
+}
+
 bool MainWindow::showPage(const QString& title) {
     for (int index = 0; index < m_pages->count(); ++index) {
         if (m_pages->tabText(index).remove(QLatin1Char('&')).compare(title, Qt::CaseInsensitive) ==

@@ -42,6 +42,9 @@ public:
     bool isSelected(const QString& name) const;
     // Shows the area page with this tab title (case-insensitive); false when there is none.
     bool showPage(const QString& title);
+    // The page shown is still reading what it shows (DevicePage::isLoading).
+    bool currentPageLoading() const;
+    QString currentPageTitle() const;
     // Kernel name of the selected drive; empty when none.
     QString selectedDeviceName() const;
     // Null when none; valid until the next discovery result.

@@ -652,6 +652,10 @@ void FirmwarePage::helperFinished(const QString& verb, const HelperCaller::Outco
     updateButtons();
 }
 
+bool FirmwarePage::isLoading() const {
+    return m_runner != nullptr && m_runner->isBusy();
+}
+
 void FirmwarePage::updateButtons() {
     const bool activate = m_action->currentData().toString() == QLatin1String("activate");
     // The NVMe image form is live only where that path is offered (not on SATA, USB, virtio or

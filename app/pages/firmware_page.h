@@ -70,6 +70,7 @@ public:
     bool fwupdBusy() const { return m_fwupdWatcher.isRunning(); }
 
     HelperCaller* runner() const { return m_runner; }
+    bool isLoading() const override;
 
 signals:
     // After a helper answer was shown (firmware::kVerbInfo, kVerbPlan, kVerbUpdate),

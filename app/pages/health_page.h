@@ -39,6 +39,7 @@ public:
     ~HealthPage() override;
 
     void setDevice(const device::Device* device) override;
+    bool isLoading() const override { return m_watcher.isRunning(); }
 
     // Re-reads the selected drive.
     void refresh();

@@ -284,9 +284,15 @@ void MaintenancePage::setDevice(const device::Device* device) {
     updateButtons();
 }
 
+bool MaintenancePage::isLoading() const {
+    return m_readingTimer || (m_runner != nullptr && m_runner->isBusy());
+}
+
 void MaintenancePage::refreshTimer() {
     auto* watcher = new QFutureWatcher<trim::TimerFacts>(this);
+    m_readingTimer = true;
     connect(watcher, &QFutureWatcher<trim::TimerFacts>::finished, this, [this, watcher] {
+        m_readingTimer = false;
         showTimer(watcher->result());
         watcher->deleteLater();
     });

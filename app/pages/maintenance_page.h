@@ -41,6 +41,7 @@ public:
     void openEraseWizard();
 
     HelperCaller* runner() const { return m_runner; }
+    bool isLoading() const override;
 
 signals:
     // Emitted after a result was shown (verb: maintenance::kVerbTrimAudit, …).
@@ -81,6 +82,7 @@ private:
     QLabel* m_timerStatus = nullptr;
     QPushButton* m_timerButton = nullptr;
     bool m_timerEnabled = false;
+    bool m_readingTimer = false; // refreshTimer's background read runs
 
     QComboBox* m_partition = nullptr;
     QComboBox* m_fsType = nullptr;

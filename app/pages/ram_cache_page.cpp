@@ -97,6 +97,10 @@ void RamCachePage::refresh() {
     m_controller->status();
 }
 
+bool RamCachePage::isLoading() const {
+    return m_controller->isWaiting();
+}
+
 void RamCachePage::setDevice(const device::Device* device) {
     m_form->setDevice(device);
     if (device == nullptr) {

@@ -38,6 +38,7 @@ public:
     ~RamCachePage() override;
 
     void setDevice(const device::Device* device) override;
+    bool isLoading() const override;
     // Replays a trace (a path and a simulator format name) for the what-if curve, off the GUI
     // thread (WhatIfPanel::loadTrace).
     void loadTrace(const QString& path, const QString& format);

@@ -185,6 +185,10 @@ QWidget* SpareAreaPage::buildContent() {
     return content;
 }
 
+bool SpareAreaPage::isLoading() const {
+    return m_rereading || (m_helper != nullptr && m_helper->isBusy());
+}
+
 void SpareAreaPage::setDriveReader(DriveReader reader) {
     m_driveReader = std::move(reader);
 }

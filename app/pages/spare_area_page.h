@@ -40,6 +40,7 @@ public:
     void setDriveReader(DriveReader reader);
 
     void setDevice(const device::Device* device) override;
+    bool isLoading() const override;
     // What op.inspect answered for the shown device (overprovision::InspectReply's JSON); an
     // answer that cannot be read is shown as the reason the used space is unknown.
     void showInspection(const Json& status);

@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
+#include <thread>
 
 #include <QAction>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QListView>
 #include <QSignalSpy>
@@ -23,6 +25,28 @@ QString overviewField(const MainWindow& window, const char* name) {
         window.overviewPage()->findChild<QLabel*>(QStringLiteral("overview.") + name);
     REQUIRE(label != nullptr);
     return label->text();
+}
+
+// A helper session that answers every call late, and with a refusal.
+class SlowTransport : public rpc::Transport {
+public:
+    explicit SlowTransport(std::chrono::milliseconds delay)
+        : m_delay(delay) {}
+
+protected:
+    Expected<Json> send(const std::string&, const Json&, const EventHandler&) override {
+        std::this_thread::sleep_for(m_delay);
+        return fail(ErrorCode::Unsupported, "not on this test machine");
+    }
+    void cancelRunning() override {}
+
+private:
+    std::chrono::milliseconds m_delay;
+};
+
+AppServices slowServices(std::chrono::milliseconds delay) {
+    return AppServices(SysfsRoot(test::recordedTree("workstation")),
+                       std::make_shared<SlowTransport>(delay));
 }
 
 } // namespace
@@ -108,4 +132,41 @@ TEST_CASE("the startup screenshot gives up when the drive never appears") {
     CHECK(finished.first().at(0).toInt() == 1);
     CHECK(finished.first().at(1).toString().contains("nvme9n9"));
     CHECK_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("shot.png"))));
+}
+
+TEST_CASE("the startup screenshot waits until the page shown has read what it shows") {
+    test::application();
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("shot.png"));
+    MainWindow window(slowServices(1500ms));
+    window.selectWhenAvailable(QStringLiteral("nvme0n1"));
+    REQUIRE(window.showPage(QStringLiteral("Firmware")));
+    StartupScreenshot shot(window, file, QStringLiteral("nvme0n1"));
+    QSignalSpy finished(&shot, &StartupScreenshot::finished);
+    QElapsedTimer clock;
+    clock.start();
+    window.show();
+    REQUIRE(finished.wait(10000));
+    CHECK(finished.first().at(0).toInt() == 0);
+    CHECK(clock.elapsed() >= 1500); // the firmware page's answer came first
+    CHECK_FALSE(window.currentPageLoading());
+    CHECK(QFileInfo::exists(file));
+}
+
+TEST_CASE("a page that is still loading at the time limit is captured as it is, and said") {
+    test::application();
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("shot.png"));
+    MainWindow window(slowServices(4000ms));
+    window.selectWhenAvailable(QStringLiteral("nvme0n1"));
+    REQUIRE(window.showPage(QStringLiteral("Firmware")));
+    StartupScreenshot shot(window, file, QStringLiteral("nvme0n1"), 1500ms);
+    QSignalSpy finished(&shot, &StartupScreenshot::finished);
+    window.show();
+    REQUIRE(finished.wait(10000));
+    CHECK(finished.first().at(0).toInt() == 1);
+    CHECK(finished.first().at(1).toString().contains(
+        QStringLiteral("the Firmware page was still loading")));
+    CHECK(QFileInfo::exists(file));
+    CHECK(window.currentPageLoading());
 }
