@@ -162,16 +162,27 @@ void printFormatResult(const FormatArgs& args, const trim::FormatResult& result)
                              result.device, result.fsType, result.formatterCommand,
                              result.formatterNote);
     if (args.verifyTrim) {
-        std::cout << fmt::format(
-            "Sampled {} blocks that held data ({}): {} discarded, {} kept old data, {} now "
-            "metadata\nResult: {} — {}\n",
-            result.sampled, result.sampleSource, result.counts.discarded, result.counts.kept,
-            result.counts.rewritten,
-            result.outcome ? std::string(trim::toString(*result.outcome)) : "unverified",
-            result.reason);
+        std::cout << fmt::format("Sampled {} blocks that held data ({}).\n", result.sampled,
+                                 result.sampleSource);
+        if (result.freeMapError.empty()) {
+            std::cout << fmt::format(
+                "Judged {} of them, the ones the new {} leaves free (read from {}): {} "
+                "discarded, {} kept old data, {} hold other data; {} now used by the new {}, not "
+                "judged\n",
+                result.counts.judged(), result.fsType, result.freeMapSource,
+                result.counts.discarded, result.counts.kept, result.counts.rewritten,
+                result.counts.inUseByNewFs, result.fsType);
+        }
+        std::cout << fmt::format("Result: {} — {}\n",
+                                 result.outcome ? std::string(trim::toString(*result.outcome))
+                                                : "no verdict",
+                                 result.reason);
         if (result.groundTruthAgreements) {
-            std::cout << fmt::format("Lab drive image agrees on {} of {} blocks\n",
-                                     *result.groundTruthAgreements, result.sampled);
+            std::cout << fmt::format("Lab drive image agrees on {} of {} judged blocks\n",
+                                     *result.groundTruthAgreements, result.counts.judged());
+        }
+        if (result.groundTruthDisagrees) {
+            std::cout << "!!! " << result.groundTruthWarning << " !!!\n";
         }
         if (result.offerBlkdiscard) {
             std::cout << "The formatter did not discard. To discard the whole partition and "

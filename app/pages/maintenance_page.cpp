@@ -513,18 +513,46 @@ void MaintenancePage::showFstrim(const maintenance::FstrimReply& reply) {
 }
 
 void MaintenancePage::showFormat(const trim::FormatResult& result) {
-    QString html = tr("Formatted %1 as %2 (%3). ")
+    const QString fs = fromView(result.fsType).toHtmlEscaped();
+    // Plain text first (it reads the same as rich text), the verdict below it.
+    QString html = tr("Formatted %1 as %2 (%3).")
                        .arg(fromView(result.device), fromView(result.fsType),
-                            fromView(result.formatterCommand));
-    if (result.outcome) {
-        html += tr("Sampled %1 data blocks: %2 discarded, %3 kept old data. %4: %5")
-                    .arg(result.sampled)
-                    .arg(result.counts.discarded)
-                    .arg(result.counts.kept)
-                    .arg(outcomeText(*result.outcome), fromView(result.reason));
+                            fromView(result.formatterCommand))
+                       .toHtmlEscaped();
+    if (!result.reason.empty()) { // verified
+        const QString color =
+            !result.outcome                                      ? theme::kMutedText.name()
+            : *result.outcome == trim::VerifyOutcome::Reached    ? QStringLiteral("#15803d")
+            : *result.outcome == trim::VerifyOutcome::NotReached ? theme::kError.name()
+                                                                 : theme::kLab.name();
+        html += QStringLiteral("<br><b style='color:%1; font-size:14pt'>%2</b><br>%3<br>")
+                    .arg(color, result.outcome ? outcomeText(*result.outcome) : tr("No verdict"),
+                         fromView(result.reason).toHtmlEscaped());
+        if (result.freeMapError.empty()) {
+            html += tr("Sampled %1 data blocks. Judged %2, the ones the new %3 leaves free (read "
+                       "from %4): %5 discarded, %6 kept old data, %7 hold other data. %8 now used "
+                       "by the new %3, not judged.")
+                        .arg(result.sampled)
+                        .arg(result.counts.judged())
+                        .arg(fs, fromView(result.freeMapSource).toHtmlEscaped())
+                        .arg(result.counts.discarded)
+                        .arg(result.counts.kept)
+                        .arg(result.counts.rewritten)
+                        .arg(result.counts.inUseByNewFs);
+        }
+        if (result.groundTruthAgreements) {
+            html += tr(" Lab drive image agrees on %1 of %2 judged blocks.")
+                        .arg(*result.groundTruthAgreements)
+                        .arg(result.counts.judged());
+        }
+        if (result.groundTruthDisagrees) {
+            html +=
+                QStringLiteral("<br><b style='color:%1'>%2</b>")
+                    .arg(theme::kError.name(), fromView(result.groundTruthWarning).toHtmlEscaped());
+        }
     }
     if (result.offerBlkdiscard) {
-        html += tr(" The formatter did not discard: tick \"Discard the whole partition first\" "
+        html += tr("<br>The formatter did not discard: tick \"Discard the whole partition first\" "
                    "and format again.");
     }
     m_formatResult->setText(html);

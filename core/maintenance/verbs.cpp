@@ -287,13 +287,18 @@ Expected<trim::FormatResult> formatResultFromJson(const Json& json) {
         result.oldFsType = json.value("old_fs", std::string());
         result.sampleSource = json.value("sample_source", std::string());
         result.sampled = json.value("sampled", 0U);
-        result.counts = trim::SampleCounts{json.value("discarded", 0U), json.value("kept", 0U),
-                                           json.value("rewritten", 0U)};
+        result.counts =
+            trim::SampleCounts{json.value("discarded", 0U), json.value("kept", 0U),
+                               json.value("rewritten", 0U), json.value("in_use_by_new_fs", 0U)};
+        result.freeMapSource = json.value("free_map", std::string());
+        result.freeMapError = json.value("free_map_error", std::string());
         result.reason = json.value("reason", std::string());
         result.offerBlkdiscard = json.value("offer_blkdiscard", false);
         result.groundTruthHoles = optionalField<std::uint32_t>(json, "backing_file_holes");
         result.groundTruthAgreements =
             optionalField<std::uint32_t>(json, "ground_truth_agreements");
+        result.groundTruthDisagrees = json.value("ground_truth_disagrees", false);
+        result.groundTruthWarning = json.value("ground_truth_warning", std::string());
         return result;
     });
 }

@@ -106,8 +106,9 @@ Expected<trim::TimerFacts> timerFactsFromJson(const Json& json);
 
 // format.run {device, fs (a trim::formatters() name), verify? (default true), discard_first?
 // (default false)} → FormatResult: {device, fs, formatter, formatter_discards, formatter_note,
-// discarded_first, old_fs, sample_source, sampled, discarded, kept, rewritten, result, reason,
-// offer_blkdiscard, backing_file_holes, ground_truth_agreements} (trim::toJson).
+// discarded_first, old_fs, sample_source, sampled, discarded, kept, rewritten, in_use_by_new_fs,
+// judged, free_map, free_map_error, result, reason, offer_blkdiscard, backing_file_holes,
+// ground_truth_agreements, ground_truth_disagrees, ground_truth_warning} (trim::toJson).
 struct FormatRequest {
     std::string device; // the partition (or unpartitioned disk)
     std::string fs;     // "ext4"

@@ -9,12 +9,14 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "core/base/log.h"
 #include "core/base/system_process_runner.h"
 #include "core/base/unique_fd.h"
 #include "core/device/mountinfo.h"
 #include "core/maintenance/block_io.h"
 #include "core/maintenance/block_ioctl.h"
 #include "core/maintenance/extents.h"
+#include "core/maintenance/trim/new_fs_free_space.h"
 
 namespace ssdk::maintenance::trim {
 
@@ -119,17 +121,26 @@ std::vector<std::uint64_t> extentSample(const std::string& device, const std::st
     return offsets;
 }
 
+// Non-empty blocks found by probing up to 65536 places spread over the whole device (every
+// block of a partition up to 256 MiB: an old filesystem with no files has few), then
+// `wanted` of them spread over what was found (not the first ones found: those would all lie at
+// the start, where the new filesystem's metadata goes).
 std::vector<std::uint64_t> scanSample(const DirectReader& reader, std::uint32_t wanted) {
-    std::vector<std::uint64_t> offsets;
     const std::uint64_t blocks = reader.size().value / kProbeBlock;
-    const std::uint64_t probes = std::min<std::uint64_t>(blocks, 16384);
+    const std::uint64_t probes = std::min<std::uint64_t>(blocks, 65536);
     AlignedBuffer buffer(kProbeBlock);
-    for (std::uint64_t i = 0; i < probes && offsets.size() < wanted; ++i) {
+    std::vector<std::uint64_t> found;
+    for (std::uint64_t i = 0; i < probes; ++i) {
         const std::uint64_t offset = (blocks * i / probes) * kProbeBlock;
         if (reader.read(offset, buffer.span()) &&
             classifyBlock(buffer.span()) == BlockContent::Other) {
-            offsets.push_back(offset);
+            found.push_back(offset);
         }
+    }
+    std::vector<std::uint64_t> offsets;
+    const std::size_t step = std::max<std::size_t>(1, found.size() / std::max(wanted, 1U));
+    for (std::size_t i = 0; i < found.size() && offsets.size() < wanted; i += step) {
+        offsets.push_back(found[i]);
     }
     return offsets;
 }
@@ -214,28 +225,69 @@ const Formatter* findFormatter(const std::string& fsType) {
 }
 
 void decideFormat(FormatResult& result, const std::string& program) {
-    const std::uint32_t judged = result.counts.discarded + result.counts.kept;
-    if (result.sampled == 0 || judged == 0) {
+    const SampleCounts& counts = result.counts;
+    const std::string fs = result.fsType.empty() ? std::string("filesystem") : result.fsType;
+    result.outcome.reset();
+    result.offerBlkdiscard = false;
+    if (!result.freeMapError.empty()) {
+        result.reason = fmt::format("the new {}'s free space could not be read ({}), so no "
+                                    "sampled block could be judged and there is no verdict",
+                                    fs, result.freeMapError);
+        return;
+    }
+    const std::string excluded =
+        counts.inUseByNewFs == 0
+            ? std::string()
+            : fmt::format("; {} sampled block{} now used by the new {} and {} not judged",
+                          counts.inUseByNewFs, counts.inUseByNewFs == 1 ? " is" : "s are", fs,
+                          counts.inUseByNewFs == 1 ? "was" : "were");
+    const std::string rewritten =
+        counts.rewritten == 0 ? std::string()
+                              : fmt::format("; {} judged block{} other data now", counts.rewritten,
+                                            counts.rewritten == 1 ? " holds" : "s hold");
+    const std::uint32_t withData = counts.discarded + counts.kept;
+    const std::string judged =
+        fmt::format("sampled data block{} the new {} leaves free", withData == 1 ? "" : "s", fs);
+    if (result.sampled == 0) {
         result.reason = "no block held data before the format, so there was nothing to check";
-    } else if (result.counts.kept == 0) {
+    } else if (counts.judged() == 0) {
+        result.reason = fmt::format("all {} sampled blocks are now used by the new {}, so none "
+                                    "could be judged: nothing to check",
+                                    result.sampled, fs);
+    } else if (withData == 0) {
+        result.reason = fmt::format("the {} sampled blocks the new {} leaves free all hold other "
+                                    "data now, so there was nothing to check{}",
+                                    counts.rewritten, fs, excluded);
+    } else if (counts.kept == 0) {
         result.outcome = VerifyOutcome::Reached;
-        result.reason =
-            fmt::format("all {} sampled data blocks were discarded{}", judged,
-                        result.counts.rewritten ? fmt::format(" ({} more now hold new metadata)",
-                                                              result.counts.rewritten)
-                                                : std::string());
-    } else if (result.counts.discarded == 0) {
+        result.reason = fmt::format("all {} {} were discarded{}{}", counts.discarded, judged,
+                                    rewritten, excluded);
+    } else if (counts.discarded == 0) {
         result.outcome = VerifyOutcome::NotReached;
-        result.reason = fmt::format("all {} sampled data blocks still hold the old data: {} "
-                                    "did not discard",
-                                    judged, program);
+        result.reason = fmt::format("all {} {} still hold the old data: {} did not discard{}{}",
+                                    counts.kept, judged, program, rewritten, excluded);
         result.offerBlkdiscard = true;
     } else {
         result.outcome = VerifyOutcome::Inconclusive;
-        result.reason = fmt::format("{} of {} sampled blocks were discarded, {} kept the old data",
-                                    result.counts.discarded, judged, result.counts.kept);
+        result.reason =
+            fmt::format("{} of {} {} were discarded, {} kept the old data{}{}", counts.discarded,
+                        withData, judged, counts.kept, rewritten, excluded);
         result.offerBlkdiscard = true;
     }
+}
+
+void compareWithImage(FormatResult& result, std::uint32_t holes, std::uint32_t agreements) {
+    const std::uint32_t judged = result.counts.judged();
+    result.groundTruthHoles = holes;
+    result.groundTruthAgreements = agreements;
+    result.groundTruthDisagrees = agreements != judged;
+    result.groundTruthWarning =
+        result.groundTruthDisagrees
+            ? fmt::format("BUG: the lab drive's image contradicts this verdict on {} of {} judged "
+                          "blocks ({} are holes in the image, {} read as discarded); the verdict "
+                          "cannot be trusted, please report it",
+                          judged - agreements, judged, holes, result.counts.discarded)
+            : std::string();
 }
 
 Expected<FormatResult> quickFormat(const std::string& partition, const FormatOptions& options,
@@ -312,36 +364,53 @@ Expected<FormatResult> quickFormat(const std::string& partition, const FormatOpt
         report(1.0, "done");
         return result;
     }
-    report(0.8, "reading the sampled blocks back");
+    report(0.8, "reading the new filesystem's free space");
+    auto freeMap = readNewFsFreeMap(formatter->fsType, partition, *reader, runner);
+    if (freeMap) {
+        result.freeMapSource = freeMap->source;
+    } else {
+        result.freeMapError = freeMap.error().describe();
+    }
+    report(0.9, "reading the sampled blocks back");
     AlignedBuffer buffer(kProbeBlock);
-    std::vector<bool> discarded;
+    std::vector<std::pair<std::uint64_t, bool>> judged; // offset, read as discarded
     for (const Sample& sample : samples) {
+        if (!freeMap) {
+            break;
+        }
+        if (!freeMap->map.whollyFree(sample.offset, kProbeBlock)) {
+            ++result.counts.inUseByNewFs;
+            continue;
+        }
         if (auto read = reader->read(sample.offset, buffer.span()); !read) {
             return std::unexpected(read.error());
         }
         const BlockContent content = classifyBlock(buffer.span());
         if (content == BlockContent::Zeros || content == BlockContent::Ones) {
             ++result.counts.discarded;
-            discarded.push_back(true);
+            judged.emplace_back(sample.offset, true);
         } else if (checksum(buffer.span()) == sample.checksum) {
             ++result.counts.kept;
-            discarded.push_back(false);
+            judged.emplace_back(sample.offset, false);
         } else {
             ++result.counts.rewritten;
-            discarded.push_back(false);
+            judged.emplace_back(sample.offset, false);
         }
     }
     decideFormat(result, formatter->program);
     if (auto image = labImageOf(root, partition)) {
         std::uint32_t holes = 0, agreements = 0;
-        for (std::size_t i = 0; i < samples.size(); ++i) {
-            auto hole = isHoleInFile(image->first, image->second + samples[i].offset, kProbeBlock);
+        for (const auto& [offset, readAsDiscarded] : judged) {
+            auto hole = isHoleInFile(image->first, image->second + offset, kProbeBlock);
             const bool isHole = hole && *hole;
             holes += isHole ? 1U : 0U;
-            agreements += isHole == discarded[i] ? 1U : 0U;
+            agreements += isHole == readAsDiscarded ? 1U : 0U;
         }
-        result.groundTruthHoles = holes;
-        result.groundTruthAgreements = agreements;
+        compareWithImage(result, holes, agreements);
+        if (result.groundTruthDisagrees) {
+            log::get("maintenance")
+                ->error("format verify on {}: {}", partition, result.groundTruthWarning);
+        }
     }
     report(1.0, "done");
     return result;
@@ -364,11 +433,17 @@ Json toJson(const FormatResult& result) {
         {"discarded", result.counts.discarded},
         {"kept", result.counts.kept},
         {"rewritten", result.counts.rewritten},
+        {"in_use_by_new_fs", result.counts.inUseByNewFs},
+        {"judged", result.counts.judged()},
+        {"free_map", result.freeMapSource},
+        {"free_map_error", result.freeMapError},
         {"result", result.outcome ? Json(std::string(toString(*result.outcome))) : Json(nullptr)},
         {"reason", result.reason},
         {"offer_blkdiscard", result.offerBlkdiscard},
         {"backing_file_holes", optionalU32(result.groundTruthHoles)},
         {"ground_truth_agreements", optionalU32(result.groundTruthAgreements)},
+        {"ground_truth_disagrees", result.groundTruthDisagrees},
+        {"ground_truth_warning", result.groundTruthWarning},
     };
 }
 

@@ -165,11 +165,16 @@ TEST_CASE("maintenance results read back exactly what the helper wrote") {
     format.sampleSource = "old-filesystem-extents";
     format.oldFsType = "ext4";
     format.sampled = 64;
-    format.counts = {0, 60, 4};
+    format.counts = {0, 50, 4, 10};
+    format.freeMapSource = "xfs_db freesp";
     format.outcome = trim::VerifyOutcome::NotReached;
     format.offerBlkdiscard = true;
-    format.groundTruthHoles = 0;
-    format.groundTruthAgreements = 64;
+    format.groundTruthHoles = 1;
+    format.groundTruthAgreements = 53;
+    format.groundTruthDisagrees = true;
+    format.groundTruthWarning = "BUG: the lab drive's image contradicts this verdict";
+    roundTrips(format, maintenance::formatResultFromJson);
+    format.freeMapError = "xfs_db failed";
     roundTrips(format, maintenance::formatResultFromJson);
     roundTrips(trim::FormatResult{}, maintenance::formatResultFromJson);
 

@@ -22,10 +22,12 @@ std::uint64_t blockChecksum(std::uint8_t fill) {
 }
 
 FormatResult formatCounts(std::uint32_t sampled, std::uint32_t discarded, std::uint32_t kept,
-                          std::uint32_t rewritten) {
+                          std::uint32_t rewritten, std::uint32_t inUse = 0) {
     FormatResult result;
     result.sampled = sampled;
-    result.counts = {discarded, kept, rewritten};
+    result.fsType = "vfat";
+    result.freeMapSource = "the FAT";
+    result.counts = {discarded, kept, rewritten, inUse};
     decideFormat(result, "mkfs.test");
     return result;
 }
@@ -89,10 +91,10 @@ TEST_CASE("format verify: one discarded block and none kept is reached", "[forma
     REQUIRE(one.outcome);
     CHECK(*one.outcome == VerifyOutcome::Reached);
     CHECK_FALSE(one.offerBlkdiscard);
-    const auto withMetadata = formatCounts(4, 2, 0, 2);
-    REQUIRE(withMetadata.outcome);
-    CHECK(*withMetadata.outcome == VerifyOutcome::Reached);
-    CHECK_THAT(withMetadata.reason, Catch::Contains("2 more now hold new metadata"));
+    const auto withOther = formatCounts(4, 2, 0, 2);
+    REQUIRE(withOther.outcome);
+    CHECK(*withOther.outcome == VerifyOutcome::Reached);
+    CHECK_THAT(withOther.reason, Catch::Contains("2 judged blocks hold other data now"));
 }
 
 TEST_CASE("format verify: one kept block and none discarded is not reached", "[format-verify]") {
@@ -108,4 +110,69 @@ TEST_CASE("format verify: one discarded and one kept block is inconclusive", "[f
     REQUIRE(mixed.outcome);
     CHECK(*mixed.outcome == VerifyOutcome::Inconclusive);
     CHECK(mixed.offerBlkdiscard);
+}
+
+// Issue 28: mkfs.fat zeroed 32 sampled blocks in its FAT area and they counted as discards.
+TEST_CASE("format verify: blocks the new filesystem uses are never counted as discarded",
+          "[format-verify]") {
+    const auto vfat = formatCounts(255, 0, 223, 0, 32);
+    REQUIRE(vfat.outcome);
+    CHECK(*vfat.outcome == VerifyOutcome::NotReached);
+    CHECK(vfat.offerBlkdiscard);
+    CHECK_THAT(vfat.reason, Catch::Contains("all 223 sampled data blocks the new vfat leaves free "
+                                            "still hold the old data"));
+    CHECK_THAT(
+        vfat.reason,
+        Catch::Contains("32 sampled blocks are now used by the new vfat and were not judged"));
+    // The fresh-ext4 case: 8 of 9 blocks in use, the one judged kept its data: not "reached".
+    const auto fresh = formatCounts(9, 0, 1, 0, 8);
+    REQUIRE(fresh.outcome);
+    CHECK(*fresh.outcome == VerifyOutcome::NotReached);
+    CHECK_THAT(fresh.reason, Catch::Contains("8 sampled blocks are now used"));
+    const auto one = formatCounts(2, 1, 0, 0, 1);
+    REQUIRE(one.outcome);
+    CHECK(*one.outcome == VerifyOutcome::Reached);
+    CHECK_THAT(one.reason, Catch::Contains("1 sampled block is now used by the new vfat and was "
+                                           "not judged"));
+}
+
+TEST_CASE("format verify: every sampled block in use by the new filesystem has no outcome",
+          "[format-verify]") {
+    const auto allUsed = formatCounts(9, 0, 0, 0, 9);
+    CHECK_FALSE(allUsed.outcome);
+    CHECK_FALSE(allUsed.offerBlkdiscard);
+    CHECK_THAT(allUsed.reason,
+               Catch::Contains("all 9 sampled blocks are now used by the new vfat"));
+}
+
+TEST_CASE("format verify: an unreadable free map gives no verdict and says why",
+          "[format-verify]") {
+    FormatResult result;
+    result.fsType = "xfs";
+    result.sampled = 100;
+    result.freeMapError = "xfs_db: cannot read the superblock";
+    decideFormat(result, "mkfs.xfs");
+    CHECK_FALSE(result.outcome);
+    CHECK_FALSE(result.offerBlkdiscard);
+    CHECK_THAT(result.reason, Catch::Contains("the new xfs's free space could not be read "
+                                              "(xfs_db: cannot read the superblock)"));
+    CHECK_THAT(result.reason, Catch::Contains("no verdict"));
+}
+
+TEST_CASE("format verify: the lab image disagreeing on one judged block is a loud bug",
+          "[format-verify]") {
+    auto agreeing = formatCounts(10, 4, 0, 0, 6);
+    compareWithImage(agreeing, 4, 4);
+    CHECK(agreeing.groundTruthAgreements == 4U);
+    CHECK_FALSE(agreeing.groundTruthDisagrees);
+    CHECK(agreeing.groundTruthWarning.empty());
+    auto oneOff = formatCounts(10, 4, 1, 0, 5);
+    compareWithImage(oneOff, 4, 4); // the kept block is a hole in the image, or vice versa
+    CHECK(oneOff.groundTruthDisagrees);
+    CHECK_THAT(oneOff.groundTruthWarning, Catch::StartsWith("BUG:"));
+    CHECK_THAT(oneOff.groundTruthWarning, Catch::Contains("on 1 of 5 judged blocks"));
+    const Json json = toJson(oneOff);
+    CHECK(json["ground_truth_disagrees"] == true);
+    CHECK(json["judged"] == 5);
+    CHECK(json["in_use_by_new_fs"] == 5);
 }
