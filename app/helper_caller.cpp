@@ -47,6 +47,13 @@ void showFraction(QProgressBar* bar, double fraction) {
     bar->setValue(static_cast<int>(fraction * 1000.0));
 }
 
+void hideWhileIdle(QProgressBar* bar) {
+    QSizePolicy policy = bar->sizePolicy();
+    policy.setRetainSizeWhenHidden(true);
+    bar->setSizePolicy(policy);
+    bar->setVisible(false);
+}
+
 void HelperCaller::cancel() {
     if (m_busy && m_transport) {
         m_transport->cancel(this);

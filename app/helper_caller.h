@@ -76,6 +76,9 @@ private:
 // Shows a helper "progress" fraction (0–1) on a bar; a negative fraction (the verb gives
 // none) makes the bar a busy indicator.
 void showFraction(QProgressBar* bar, double fraction);
+// Hides an idle progress bar but keeps its place, so the row does not jump when work starts
+// and it is shown (an idle bar reads as an empty text field or a stuck 0 %).
+void hideWhileIdle(QProgressBar* bar);
 
 // A call of a typed client (CacheClient, SpareAreaClient, MaintenanceClient, …) as a
 // HelperCaller's work: call(client, onEvent) returns the typed reply, which travels on as its

@@ -299,8 +299,10 @@ QWidget* PerformancePage::buildBenchCard() {
     files->addWidget(m_compareButton);
     left->addLayout(files);
     m_progress = new QProgressBar;
+    m_progress->setObjectName(QStringLiteral("performance.progress"));
     m_progress->setRange(0, 100);
     m_progress->setValue(0);
+    hideWhileIdle(m_progress); // shown while a benchmark runs (setRunning)
     left->addWidget(m_progress);
     m_benchStatus = new QLabel(tr("fio runs each test on a test file that is removed afterwards."));
     m_benchStatus->setObjectName(QStringLiteral("performance.benchStatus"));
@@ -581,6 +583,7 @@ void PerformancePage::setRunning(bool running) {
     m_run->setEnabled(!running);
     m_cancel->setEnabled(running);
     m_targetKind->setEnabled(!running);
+    m_progress->setVisible(running);
 }
 
 void PerformancePage::confirmDeviceBenchmark() {
@@ -742,6 +745,7 @@ QString PerformancePage::openResultFile(const QString& file) {
 void PerformancePage::setExportsEnabled(bool enabled) {
     m_save->setEnabled(enabled);
     m_exportCsv->setEnabled(enabled);
+    m_exportPng->setEnabled(enabled); // the chart of a result: none without one
     m_compareButton->setEnabled(enabled);
 }
 

@@ -174,6 +174,8 @@ QWidget* SpareAreaPage::buildContent() {
     m_progress->setObjectName(QStringLiteral("spare.progress"));
     m_progress->setRange(0, 1000);
     m_progress->setTextVisible(false);
+    // Shown only while a change runs: an idle bar reads as an empty text field.
+    hideWhileIdle(m_progress);
     buttons->addWidget(m_progress, 1);
     layout->addLayout(buttons);
     m_status = new QLabel;
@@ -469,6 +471,7 @@ void SpareAreaPage::setBusy(bool busy, const QString& text) {
     m_unmountApply->setEnabled(!busy && m_unmountPlan && m_unmountPlan->possible);
     m_undo->setEnabled(!busy);
     m_slider->setEnabled(!busy);
+    m_progress->setVisible(busy);
     if (busy) {
         showFraction(m_progress, 0.0);
     }

@@ -10,6 +10,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -87,10 +88,18 @@ TEST_CASE("performance page: CSV and PNG export, and compare with another result
     auto* compareButton = page.findChild<QPushButton*>(QStringLiteral("performance.compareWith"));
     REQUIRE(compareButton);
     CHECK_FALSE(compareButton->isEnabled());
+    // Nothing to export and no benchmark running: no export of a chart, no idle 0 % bar.
+    auto* pngButton = page.findChild<QPushButton*>(QStringLiteral("performance.exportPng"));
+    REQUIRE(pngButton);
+    CHECK_FALSE(pngButton->isEnabled());
+    auto* progress = page.findChild<QProgressBar*>(QStringLiteral("performance.progress"));
+    REQUIRE(progress);
+    CHECK(progress->isHidden());
 
     REQUIRE(
         page.openResultFile(QStringLiteral(SSDK_TEST_DATA_DIR "/perf/cdm-result.json")).isEmpty());
     CHECK(compareButton->isEnabled());
+    CHECK(pngButton->isEnabled());
     CHECK(page.exportResultCsv(csvFile).isEmpty());
     const std::string csv = readText(dir / "a.csv");
     CHECK(csv.starts_with("test,read_bytes_per_s,"));

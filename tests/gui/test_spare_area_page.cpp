@@ -57,6 +57,8 @@ TEST_CASE("the spare area page plans with the slider and names the partition") {
     CHECK(child<QLabel>(page, "factory")->text().contains("unknown"));
     CHECK(page.confirmationText().contains("/dev/loop0p1"));
     CHECK(page.confirmationText().startsWith("Shrink"));
+    // No change runs: no idle progress bar beside the buttons.
+    CHECK(child<QProgressBar>(page, "progress")->isHidden());
     // Not the live system: nothing can be sent to the helper.
     CHECK_FALSE(child<QPushButton>(page, "apply")->isEnabled());
     CHECK_FALSE(child<QFrame>(page, "recovery")->isVisibleTo(&page));
