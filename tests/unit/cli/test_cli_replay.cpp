@@ -117,7 +117,7 @@ TEST_CASE("usage errors say what was wrong, as JSON with --json", "[cli]") {
     CHECK(runCtl({"--version"}).exitCode == 0);
 }
 
-TEST_CASE("a target that is not a block device is a usage error wherever it is; a lab drive "
+TEST_CASE("a target that is not a block device is a usage error wherever it is, and a lab drive "
           "goes by its name",
           "[cli]") {
     for (const char* path : {"/dev/null", "/etc/passwd", "/tmp"}) {
