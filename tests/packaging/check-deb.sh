@@ -34,8 +34,20 @@ for expected in /usr/bin/ssdkeeper /usr/bin/ssdkeeperctl \
     /usr/lib/systemd/system/ssdkeeper-cache-sleep.service \
     /usr/lib/systemd/system/sleep.target.wants/ssdkeeper-cache-sleep.service \
     /usr/lib/systemd/system/multi-user.target.wants/ssdkeeper-cache-shutdown.service \
-    /usr/lib/udev/rules.d/90-ssdkeeper-cache-power.rules; do
+    /usr/lib/udev/rules.d/90-ssdkeeper-cache-power.rules \
+    /usr/share/man/man1/ssdkeeper.1.gz /usr/share/man/man1/ssdkeeperctl.1.gz \
+    /usr/share/bash-completion/completions/ssdkeeperctl \
+    /usr/share/zsh/vendor-completions/_ssdkeeperctl; do
   grep -qx "$expected" "$work/files" || { echo "missing from package: $expected"; exit 1; }
+done
+# Documentation and completions: plain files, root's, readable by all (a completion is sourced,
+# never run).
+for doc in /usr/share/man/man1/ssdkeeper.1.gz /usr/share/man/man1/ssdkeeperctl.1.gz \
+    /usr/share/bash-completion/completions/ssdkeeperctl \
+    /usr/share/zsh/vendor-completions/_ssdkeeperctl \
+    /usr/share/metainfo/io.github.ssdkeeper.SSDKeeper.metainfo.xml; do
+  mode=$(dpkg-deb -c "$deb" | awk -v f=".$doc" '$6 == f {print $1, $2}')
+  [[ $mode == "-rw-r--r-- root/root" ]] || { echo "$doc is '$mode', not -rw-r--r-- root/root"; exit 1; }
 done
 
 depends=$(dpkg-deb -f "$deb" Depends)
@@ -50,6 +62,20 @@ grep -q '/usr/libexec/ssdkeeper/ssdkeeper-helper' \
 if command -v desktop-file-validate >/dev/null; then
   desktop-file-validate "$work/root/usr/share/applications/io.github.ssdkeeper.SSDKeeper.desktop"
 fi
+# The packaged metainfo validates (no errors, no warnings) and the pages render without warnings.
+metainfo_check=$(appstreamcli validate --no-net \
+  "$work/root/usr/share/metainfo/io.github.ssdkeeper.SSDKeeper.metainfo.xml" 2>&1) ||
+  { echo "appstreamcli validate: $metainfo_check"; exit 1; }
+if grep -E '^(E|W):' <<<"$metainfo_check"; then echo "the packaged metainfo has errors or warnings"; exit 1; fi
+for page in ssdkeeper ssdkeeperctl; do
+  warnings=$(MANWIDTH=80 man -l --warnings "$work/root/usr/share/man/man1/$page.1.gz" 2>&1 >/dev/null)
+  [[ -z $warnings ]] || { echo "man -l warns on $page.1.gz: $warnings"; exit 1; }
+done
+# The packaged bash completion completes the packaged program's commands.
+completed=$(bash -c 'source "$1"; COMP_WORDS=(ssdkeeperctl op ""); COMP_CWORD=2; _ssdkeeperctl
+  echo "${COMPREPLY[*]}"' _ "$work/root/usr/share/bash-completion/completions/ssdkeeperctl")
+[[ $completed == "plan apply undo recover" ]] ||
+  { echo "the packaged bash completion gives '$completed' for 'ssdkeeperctl op '"; exit 1; }
 # The RAM cache's units: the static hooks link to the units beside them, every ExecStart names
 # the packaged ssdkeeperctl, and systemd-analyze verify (in the extracted tree, with the host's
 # own units for the targets they name) finds nothing to say.
