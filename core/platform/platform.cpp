@@ -1,6 +1,12 @@
 #include "core/platform/platform.h"
 
-#if defined(__linux__)
+#include <cstdlib>
+
+// The one choice of an OS: CMake's SSDK_PLATFORM defines SSDK_PLATFORM_REPLAY for the replay
+// platform's libraries (cmake/SsdkTargets.cmake).
+#if defined(SSDK_PLATFORM_REPLAY)
+#include "core/platform/replay/replay_platform.h"
+#elif defined(__linux__)
 #include "core/platform/linux/linux_platform.h"
 #else
 #error "no Platform for this operating system: add platform/<os>/ and its line in makePlatform"
@@ -8,13 +14,13 @@
 
 namespace ssdk::platform {
 
-device::Discovery Platform::makeDiscovery(SysfsRoot root) const {
-    auto prober = makeFsProber(root);
-    return device::Discovery(std::move(root), std::move(prober));
-}
-
 std::unique_ptr<Platform> makePlatform() {
-#if defined(__linux__)
+#if defined(SSDK_PLATFORM_REPLAY)
+    if (const char* recordings = std::getenv(kReplayRecordingsVariable); recordings != nullptr) {
+        return std::make_unique<ReplayPlatform>(recordings);
+    }
+    return std::make_unique<ReplayPlatform>();
+#elif defined(__linux__)
     return std::make_unique<LinuxPlatform>();
 #endif
 }

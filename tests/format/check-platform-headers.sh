@@ -2,7 +2,8 @@
 # check-platform-headers.sh SOURCE_DIR: fails naming each source file of the programs and core
 # libraries that includes a Linux-only header outside a platform/linux/ directory (DESIGN.md,
 # "Platforms": OS code lives only under the platform/<os>/ of the area that needs it), and each
-# file of core/base that includes a POSIX header outside core/base/platform/.
+# file of core/base that includes a POSIX header outside core/base/platform/, and each file under
+# a platform/replay/ directory that includes anything but standard C++ and the project's headers.
 # The allowlist below names the files not moved yet; it can only shrink: a listed file that
 # no longer includes such a header fails too, until its line is deleted.
 set -euo pipefail
@@ -66,8 +67,23 @@ for file in "${posix[@]}"; do
     status=1
 done
 
+# The replay platform (core/platform/replay/, docs/architecture.md) is standard C++ alone: its
+# files under platform/replay/ include the standard library's headers (<name>, no extension or
+# directory), fmt, spdlog, nlohmann/json and the project's own, never a POSIX or Linux one.
+replay_re='^[[:space:]]*#[[:space:]]*include[[:space:]]*<'
+replay_ok='#[[:space:]]*include[[:space:]]*<([a-z_]+|fmt/[a-z_/]+\.h|spdlog/[a-z_/]+\.h|nlohmann/[a-z_/]+\.hpp)>'
+mapfile -t replay < <(find core -type f \( -name '*.cpp' -o -name '*.h' \) -path '*/platform/replay/*' \
+    -print0 | xargs -0 -r grep -lE "$replay_re" | sort || true)
+for file in "${replay[@]}"; do
+    if grep -E "$replay_re" "$file" | grep -vqE "$replay_ok"; then
+        echo "$file includes a header that is not standard C++ under platform/replay/:"
+        grep -nE "$replay_re" "$file" | grep -vE "$replay_ok" | sed 's/^/    /'
+        status=1
+    fi
+done
+
 if [ $status -eq 0 ]; then
     echo "no Linux-only header outside platform/linux/ (${#allowed[@]} allowlisted files)," \
-        "no POSIX header in core/base outside its platform/"
+        "no POSIX header in core/base outside its platform/, only standard C++ under platform/replay/"
 fi
 exit $status

@@ -7,7 +7,7 @@
 set(SSDK_ENGINE_SOURCES
   core/base/error.cpp
   core/base/log.cpp
-  core/base/platform/linux/unique_fd.cpp
+  core/base/platform/posix/unique_fd.cpp
   core/cachectl/block_store.cpp
   core/cachectl/engine/adaptive_policy.cpp
   core/cachectl/engine/block_codec.cpp

@@ -7,7 +7,7 @@ using namespace std::chrono_literals;
 using ssdk::ErrorCode;
 using ssdk::ProcessRequest;
 
-TEST_CASE("SystemProcessRunner captures exit code, stdout and stderr", "[process]") {
+TEST_CASE("SystemProcessRunner captures exit code, stdout and stderr", "[process][linux]") {
     ssdk::SystemProcessRunner runner;
     auto result = runner.run({.argv = {"sh", "-c", "echo out; echo err >&2; exit 3"}});
     REQUIRE(result);
@@ -16,14 +16,14 @@ TEST_CASE("SystemProcessRunner captures exit code, stdout and stderr", "[process
     CHECK(result->standardError == "err\n");
 }
 
-TEST_CASE("SystemProcessRunner passes arguments without a shell", "[process]") {
+TEST_CASE("SystemProcessRunner passes arguments without a shell", "[process][linux]") {
     ssdk::SystemProcessRunner runner;
     auto result = runner.run({.argv = {"printf", "%s|", "a b", "$HOME", "; rm -rf /"}});
     REQUIRE(result);
     CHECK(result->standardOutput == "a b|$HOME|; rm -rf /|");
 }
 
-TEST_CASE("SystemProcessRunner feeds stdin and sets the environment", "[process]") {
+TEST_CASE("SystemProcessRunner feeds stdin and sets the environment", "[process][linux]") {
     ssdk::SystemProcessRunner runner;
     std::string big(1 << 20, 'x');
     auto result = runner.run({.argv = {"wc", "-c"}, .standardInput = big});
@@ -35,7 +35,7 @@ TEST_CASE("SystemProcessRunner feeds stdin and sets the environment", "[process]
     CHECK(env->standardOutput == "seen\n");
 }
 
-TEST_CASE("SystemProcessRunner stops a program at its timeout", "[process]") {
+TEST_CASE("SystemProcessRunner stops a program at its timeout", "[process][linux]") {
     ssdk::SystemProcessRunner runner;
     const auto start = std::chrono::steady_clock::now();
     auto result = runner.run({.argv = {"sleep", "30"}, .timeout = 200ms});
@@ -44,7 +44,7 @@ TEST_CASE("SystemProcessRunner stops a program at its timeout", "[process]") {
     CHECK(std::chrono::steady_clock::now() - start < 5s);
 }
 
-TEST_CASE("SystemProcessRunner reports a missing program as ToolMissing", "[process]") {
+TEST_CASE("SystemProcessRunner reports a missing program as ToolMissing", "[process][linux]") {
     ssdk::SystemProcessRunner runner;
     auto result = runner.run({.argv = {"ssdk-no-such-tool-xyz"}});
     REQUIRE_FALSE(result);
@@ -52,7 +52,7 @@ TEST_CASE("SystemProcessRunner reports a missing program as ToolMissing", "[proc
     CHECK(result.error().message().find("ssdk-no-such-tool-xyz") != std::string::npos);
 }
 
-TEST_CASE("runChecked turns a failing exit into ProcessFailed with stderr", "[process]") {
+TEST_CASE("runChecked turns a failing exit into ProcessFailed with stderr", "[process][linux]") {
     ssdk::SystemProcessRunner runner;
     auto result = ssdk::runChecked(runner, {.argv = {"sh", "-c", "echo broken >&2; exit 1"}});
     REQUIRE_FALSE(result);

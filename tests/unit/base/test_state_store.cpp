@@ -156,7 +156,7 @@ TEST_CASE("a state store below a directory others may write is refused", "[state
     }
 }
 
-TEST_CASE("a lock is exclusive and goes with its holder", "[state]") {
+TEST_CASE("a lock is exclusive and goes with its holder", "[state][linux]") {
     const Scratch scratch;
     auto store = StateStore::open(scratch.dir / "s");
     REQUIRE(store);

@@ -40,7 +40,7 @@ TEST_CASE("the shipped catalog parses and every entry names a public source") {
     }
 }
 
-TEST_CASE("the shared Intel SSD 320 fixture on 4PC10302 is flagged with the 8MB bug") {
+TEST_CASE("the shared Intel SSD 320 fixture on 4PC10302 is flagged with the 8MB bug", "[linux]") {
     const std::string blob = readFile(kShared / "atasmart" / "INTEL_SSDSA2CW120G3--4PC10302");
     auto report =
         smart::parseAtasmartBlob({reinterpret_cast<const std::uint8_t*>(blob.data()), blob.size()});
@@ -138,7 +138,7 @@ TEST_CASE("malformed catalogs are refused with the reason") {
           ErrorCode::NotFound);
 }
 
-TEST_CASE("a catalogued firmware problem becomes a health reason of the drive") {
+TEST_CASE("a catalogued firmware problem becomes a health reason of the drive", "[linux]") {
     ::setenv("SSDK_FIRMWARE_CATALOG", SSDK_FIRMWARE_CATALOG_FILE, 1);
     const std::string blob = readFile(kShared / "atasmart" / "INTEL_SSDSA2CW120G3--4PC10302");
     auto report =

@@ -78,7 +78,7 @@ TEST_CASE("the in-process transport calls a HelperService through the protocol's
 }
 
 TEST_CASE("the in-process transport cancels the running call through its cancel channel",
-          "[helper][rpc]") {
+          "[helper][rpc][linux]") {
     test::AllowAll authorizer;
     HelperService service(authorizer, {});
     InProcessTransport transport(service);

@@ -129,7 +129,7 @@ TEST_CASE("perf.bench refuses what would destroy data it must not", "[helper][pe
     CHECK_THAT(options.error().message(), Catch::Contains(mentions));
 }
 
-TEST_CASE("the cancel watch fires on a cancel line or the end of input", "[helper][perf]") {
+TEST_CASE("the cancel watch fires on a cancel line or the end of input", "[helper][perf][linux]") {
     int fds[2];
     REQUIRE(::pipe(fds) == 0);
     std::atomic<int> fired{0};

@@ -46,7 +46,7 @@ std::string defaultFor(Grade grade) {
 
 } // namespace
 
-TEST_CASE("every verb has a polkit action graded as its verb", "[helper][polkit]") {
+TEST_CASE("every verb has a polkit action graded as its verb", "[helper][polkit][linux]") {
     REQUIRE(std::filesystem::exists(SSDK_POLKIT_POLICY));
     // scripts/setup installs xmllint (libxml2-utils).
     REQUIRE_FALSE(findExecutable("xmllint").empty());
@@ -81,7 +81,7 @@ TEST_CASE("every verb has a polkit action graded as its verb", "[helper][polkit]
                 "'org.freedesktop.policykit.exec.path'])") == SSDK_HELPER_INSTALL_PATH);
 }
 
-TEST_CASE("the policy is valid against polkit's DTD", "[helper][polkit]") {
+TEST_CASE("the policy is valid against polkit's DTD", "[helper][polkit][linux]") {
     // scripts/setup installs xmllint (libxml2-utils) and the DTD (polkitd).
     const char* dtd = "/usr/share/polkit-1/policyconfig-1.dtd";
     REQUIRE_FALSE(findExecutable("xmllint").empty());
@@ -95,7 +95,7 @@ TEST_CASE("the policy is valid against polkit's DTD", "[helper][polkit]") {
 }
 
 TEST_CASE("dialogs of destructive verbs name the device from the request's details",
-          "[helper][polkit]") {
+          "[helper][polkit][linux]") {
     // scripts/setup installs xmllint (libxml2-utils).
     REQUIRE_FALSE(findExecutable("xmllint").empty());
     for (const char* action :

@@ -60,7 +60,7 @@ TEST_CASE("smart verbs refuse malformed arguments before running anything", "[he
     CHECK(runner.requests().empty());
 }
 
-TEST_CASE("smart verbs have polkit actions graded like the verbs", "[helper][polkit]") {
+TEST_CASE("smart verbs have polkit actions graded like the verbs", "[helper][polkit][linux]") {
     // scripts/setup installs xmllint (libxml2-utils).
     REQUIRE_FALSE(findExecutable("xmllint").empty());
     test::AllowAll authorizer;

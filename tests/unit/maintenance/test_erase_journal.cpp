@@ -133,7 +133,7 @@ TEST_CASE("a journal shown to any caller withholds the temporary ATA password") 
     CHECK(back->ataPasswordWithheld);
 }
 
-TEST_CASE("the journal lock tells a running erase from an interrupted one") {
+TEST_CASE("the journal lock tells a running erase from an interrupted one", "[linux]") {
     const TempDir dir;
     const EraseJournalStore store(StateStore::open(dir.path / "erase").value());
     const auto device = sampleDevice();
@@ -179,7 +179,7 @@ TEST_CASE("the journal lock tells a running erase from an interrupted one") {
     CHECK_FALSE(store.status(id));
 }
 
-TEST_CASE("the erase journal store follows no link and reads no special file") {
+TEST_CASE("the erase journal store follows no link and reads no special file", "[linux]") {
     const TempDir dir;
     const EraseJournalStore store(StateStore::open(dir.path / "erase").value());
     const auto device = sampleDevice();

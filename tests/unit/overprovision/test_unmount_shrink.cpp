@@ -141,7 +141,7 @@ TEST_CASE("mapped files are matched by device number", "[overprovision]") {
     CHECK_FALSE(mapsUseDevice("garbage\n\n", 0, 0));
 }
 
-TEST_CASE("a process with a file open on a device is found", "[overprovision]") {
+TEST_CASE("a process with a file open on a device is found", "[overprovision][linux]") {
     // This test process holds a file on the filesystem of the current directory.
     const std::filesystem::path file =
         std::filesystem::temp_directory_path() / ("ssdk-mount-users-" + std::to_string(::getpid()));

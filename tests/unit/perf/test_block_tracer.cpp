@@ -48,7 +48,7 @@ TEST_CASE("tracepoint filters compare with the kernel's dev_t", "[perf][trace]")
     CHECK(kernelDevT(8, 17) == 8388625);
 }
 
-TEST_CASE("only block devices can be traced", "[perf][trace]") {
+TEST_CASE("only block devices can be traced", "[perf][trace][linux]") {
     const auto character = resolveTraceTarget("/dev/null");
     REQUIRE_FALSE(character);
     CHECK(character.error().code() == ErrorCode::InvalidArgument);
@@ -58,7 +58,8 @@ TEST_CASE("only block devices can be traced", "[perf][trace]") {
     CHECK(missing.error().code() == ErrorCode::NotFound);
 }
 
-TEST_CASE("a kernel without tracefs or the tracepoint says why it cannot record", "[perf][trace]") {
+TEST_CASE("a kernel without tracefs or the tracepoint says why it cannot record",
+          "[perf][trace][linux]") {
     const FakeTracefs tracefs;
     const auto absent = startError(tracefs.dir() / "absent", "/dev/null");
     CHECK(absent.code() == ErrorCode::Unsupported);
@@ -82,7 +83,7 @@ TEST_CASE("a kernel without tracefs or the tracepoint says why it cannot record"
     CHECK(fs::is_empty(tracefs.dir() / "instances"));
 }
 
-TEST_CASE("a tracer that does not record cannot be polled or stopped", "[perf][trace]") {
+TEST_CASE("a tracer that does not record cannot be polled or stopped", "[perf][trace][linux]") {
     BlockTracer tracer;
     CHECK(tracer.poll(std::chrono::milliseconds(0)).error().code() == ErrorCode::Internal);
     CHECK(tracer.stop().error().code() == ErrorCode::Internal);

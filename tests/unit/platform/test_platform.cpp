@@ -10,7 +10,7 @@ using test::FakePlatform;
 using test::named;
 using test::recordedTree;
 
-TEST_CASE("makePlatform's process runner runs programs", "[platform]") {
+TEST_CASE("makePlatform's process runner runs programs", "[platform][linux]") {
     const auto platform = platform::makePlatform();
     REQUIRE(platform);
     auto ok = platform->processRunner().run({.argv = {"true"}});
@@ -71,7 +71,8 @@ TEST_CASE("makePlatform's disk editor runs its tools through the runner it is gi
     CHECK(runner.requests().size() == 1);
 }
 
-TEST_CASE("makePlatform's transports open device nodes and refuse a missing one", "[platform]") {
+TEST_CASE("makePlatform's transports open device nodes and refuse a missing one",
+          "[platform][linux]") {
     const auto platform = platform::makePlatform();
     const auto transports = platform->transports();
     REQUIRE(transports.scsi);

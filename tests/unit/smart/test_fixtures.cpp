@@ -112,7 +112,7 @@ TEST_CASE("every shared smartctl fixture loads with its own identity and failure
     CHECK(bad == 1);
 }
 
-TEST_CASE("every shared libatasmart blob loads as skdump --load shows it") {
+TEST_CASE("every shared libatasmart blob loads as skdump --load shows it", "[linux]") {
     const auto blobs = filesIn(sharedFixtures() / "atasmart");
     REQUIRE(blobs.size() == 13);
     int bad = 0;
@@ -139,7 +139,7 @@ TEST_CASE("every shared libatasmart blob loads as skdump --load shows it") {
 
 // The parser works out power-on time, power cycles and temperature in its one pass over the
 // attributes; libatasmart's own getters (each a further pass) are the reference.
-TEST_CASE("blob power-on, power cycles and temperature equal libatasmart's getters") {
+TEST_CASE("blob power-on, power cycles and temperature equal libatasmart's getters", "[linux]") {
     for (const auto& blob : filesIn(sharedFixtures() / "atasmart")) {
         INFO(blob.filename().string());
         const auto bytes = readBytes(blob);

@@ -127,7 +127,7 @@ std::string assessmentDifference(const std::string& where, const nlohmann::json&
 
 } // namespace
 
-TEST_CASE("every fixture's health assessment equals the recorded one", "[health-verdicts]") {
+TEST_CASE("every fixture's health assessment equals the recorded one", "[health-verdicts][linux]") {
     const nlohmann::json current = currentVerdicts();
     if (std::getenv("SSDK_WRITE_HEALTH_VERDICTS") != nullptr) {
         std::ofstream(healthVerdictsFile(), std::ios::binary) << current.dump(2) << '\n';

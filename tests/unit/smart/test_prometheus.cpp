@@ -91,7 +91,7 @@ std::vector<DriveHealth> fixtureDrives() {
 
 } // namespace
 
-TEST_CASE("metrics of every fixture drive are valid exposition text") {
+TEST_CASE("metrics of every fixture drive are valid exposition text", "[linux]") {
     const auto drives = fixtureDrives();
     const std::string text = formatPrometheus(drives);
     const auto samples = parseExposition(text);
@@ -143,7 +143,7 @@ TEST_CASE("a drive without SMART is named by what discovery knows of it") {
     CHECK(samples.front().labels.at("protocol") == "unknown");
 }
 
-TEST_CASE("a report's own identity comes before discovery's") {
+TEST_CASE("a report's own identity comes before discovery's", "[linux]") {
     for (DriveHealth drive : fixtureDrives()) {
         if (!drive.report || drive.report->model.empty()) {
             continue;

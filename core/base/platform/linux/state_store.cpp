@@ -62,24 +62,6 @@ Expected<StateStore> StateStore::open(const std::filesystem::path& directory) {
                       std::make_shared<const UniqueFd>(std::move(*opened)));
 }
 
-bool StateStore::validName(std::string_view name) {
-    if (name.empty() || name.size() > 128 || name.front() == '.') {
-        return false;
-    }
-    return std::ranges::all_of(name, [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               c == '_' || c == '-' || c == '.';
-    });
-}
-
-Expected<void> StateStore::checkName(std::string_view name) const {
-    if (!validName(name)) {
-        return fail(ErrorCode::InvalidArgument,
-                    fmt::format("'{}' is not a state file name in {}", name, m_path.string()));
-    }
-    return {};
-}
-
 Expected<std::optional<std::string>> StateStore::read(std::string_view name,
                                                       std::size_t maxBytes) const {
     if (auto checked = checkName(name); !checked) {
