@@ -79,22 +79,6 @@ std::pair<int, int> imageAgreement(const QString& shown) {
     return {match.captured(1).toInt(), match.captured(2).toInt()};
 }
 
-void fillWithRandomBytes(const std::string& partition) {
-    const int fd = ::open(partition.c_str(), O_WRONLY | O_CLOEXEC);
-    REQUIRE(fd >= 0);
-    const auto size = static_cast<std::uint64_t>(::lseek(fd, 0, SEEK_END));
-    std::mt19937_64 generator(28);
-    std::vector<std::uint64_t> chunk((1 << 20) / sizeof(std::uint64_t));
-    for (std::uint64_t at = 0; at < size; at += 1 << 20) {
-        std::generate(chunk.begin(), chunk.end(), generator);
-        const auto length = static_cast<std::size_t>(std::min<std::uint64_t>(1 << 20, size - at));
-        REQUIRE(::pwrite(fd, chunk.data(), length, static_cast<off_t>(at)) ==
-                static_cast<ssize_t>(length));
-    }
-    REQUIRE(::fsync(fd) == 0);
-    ::close(fd);
-}
-
 // The number before `text` in the page's verdict ("3 now used by …"), or -1.
 int countBefore(const QString& shown, const QString& text) {
     const auto match =
@@ -145,7 +129,8 @@ TEST_CASE("a user formats an unmounted lab partition with Verify TRIM and reads 
     const auto transport = app::test::maintenanceVerbTransport(scratch.privilegedDir() / "erase");
     const auto drive = ssdk::test::makeLabDrive("maint-gui-format", Bytes::mib(160), "gpt-ext4");
     const std::string partition = drive.devicePath + "p1";
-    fillWithRandomBytes(partition); // the issue's case: old data everywhere, no filesystem
+    ssdk::test::fillWithRandomBytes(partition,
+                                    28); // the issue's case: old data everywhere, no filesystem
     const device::Device device = app::test::discoverLive(drive.devicePath);
     MaintenancePage page(transport);
     page.resize(1024, 700);

@@ -6,14 +6,35 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <fcntl.h>
 #include <fstream>
 #include <random>
+#include <unistd.h>
 
 #include "core/device/discovery.h"
 #include "core/lab/lab.h"
 #include "tests/integration/lab/lab_scratch.h"
 
 namespace ssdk::test {
+
+// Overwrites the whole block device node with random bytes from seed, 1 MiB at a time, and
+// syncs: old data that no filesystem maps. Returns the node's size.
+inline std::uint64_t fillWithRandomBytes(const std::string& node, std::uint64_t seed) {
+    const int fd = ::open(node.c_str(), O_WRONLY | O_CLOEXEC);
+    REQUIRE(fd >= 0);
+    const auto size = static_cast<std::uint64_t>(::lseek(fd, 0, SEEK_END));
+    std::mt19937_64 generator(seed);
+    std::vector<std::uint64_t> chunk((1 << 20) / sizeof(std::uint64_t));
+    for (std::uint64_t at = 0; at < size; at += 1 << 20) {
+        std::generate(chunk.begin(), chunk.end(), generator);
+        const auto length = static_cast<std::size_t>(std::min<std::uint64_t>(1 << 20, size - at));
+        REQUIRE(::pwrite(fd, chunk.data(), length, static_cast<off_t>(at)) ==
+                static_cast<ssize_t>(length));
+    }
+    REQUIRE(::fsync(fd) == 0);
+    ::close(fd);
+    return size;
+}
 
 // Like ScratchState, but under its own prefix and sweeping only leftovers of processes that
 // are gone: several checkouts (and ctest -j) run integration tests at the same time, and a

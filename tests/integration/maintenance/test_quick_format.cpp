@@ -48,19 +48,7 @@ OldData fillPartition(const std::string& partition, const fs::path& mountPoint,
 
 // Random bytes over the whole partition; every 4th block of it in the image is the truth's.
 OldData fillRandom(const std::string& partition, const fs::path& image) {
-    const int fd = ::open(partition.c_str(), O_WRONLY | O_CLOEXEC);
-    REQUIRE(fd >= 0);
-    const auto size = static_cast<std::uint64_t>(::lseek(fd, 0, SEEK_END));
-    std::mt19937_64 generator(4242);
-    std::vector<std::uint64_t> chunk((1 << 20) / sizeof(std::uint64_t));
-    for (std::uint64_t at = 0; at < size; at += 1 << 20) {
-        std::generate(chunk.begin(), chunk.end(), generator);
-        const auto length = static_cast<std::size_t>(std::min<std::uint64_t>(1 << 20, size - at));
-        REQUIRE(::pwrite(fd, chunk.data(), length, static_cast<off_t>(at)) ==
-                static_cast<ssize_t>(length));
-    }
-    REQUIRE(::fsync(fd) == 0);
-    ::close(fd);
+    const std::uint64_t size = fillWithRandomBytes(partition, 4242);
     const std::uint64_t base = imageOffsetOf(partition);
     std::vector<std::uint64_t> offsets;
     for (std::uint64_t at = 0; at + kTruthBlock <= size; at += 4 * kTruthBlock) {

@@ -20,6 +20,7 @@
 #include "core/device/discovery.h"
 #include "core/lab/lab.h"
 #include "core/overprovision/mounts.h"
+#include "core/overprovision/spare_area.h"
 #include "tests/integration/lab/lab_scratch.h"
 #include "tests/support/sparse_file.h"
 
@@ -313,5 +314,19 @@ inline device::Device discover(const std::string& device) {
 inline std::string stateDir(const ScratchState& scratch) {
     return scratch.dir().string();
 }
+
+// The spare area as the helper runs it on this machine: live discovery, the system's process
+// runner and disk editor, and journals in scratch's privileged directory.
+struct SpareAreaHarness {
+    SystemProcessRunner runner;
+    overprovision::LinuxDiskEditor editor{runner};
+    overprovision::SpareArea spare;
+
+    explicit SpareAreaHarness(const OpScratch& scratch)
+        : spare(device::Discovery(SysfsRoot(), device::makeSystemFsProber(SysfsRoot())), runner,
+                editor,
+                overprovision::JournalStore(
+                    StateStore::open(scratch.privilegedDir() / "op").value())) {}
+};
 
 } // namespace ssdk::test

@@ -16,18 +16,8 @@ using namespace ssdk::test;
 namespace fs = std::filesystem;
 
 // Named, not anonymous: integration tests compile in unity batches, where file-local names
-// of the other files (Harness, mentions, …) share the translation unit.
+// of the other files (mentions, …) share the translation unit.
 namespace minimum_size_test {
-
-struct Harness {
-    SystemProcessRunner runner;
-    LinuxDiskEditor editor{runner};
-    SpareArea spare;
-
-    explicit Harness(const OpScratch& scratch)
-        : spare(device::Discovery(SysfsRoot(), device::makeSystemFsProber(SysfsRoot())), runner,
-                editor, JournalStore(StateStore::open(scratch.privilegedDir() / "op").value())) {}
-};
 
 // e2fsck -f -y, required clean: resize2fs refuses a filesystem mounted since its last check
 // ("Please run 'e2fsck -f' first"), which must not pass for a refusal of the size.
@@ -89,7 +79,7 @@ void checkFill(int percent) {
     }
     REQUIRE(files.size() > 5);
 
-    Harness harness(scratch);
+    SpareAreaHarness harness(scratch);
     auto status = harness.spare.inspect(lab.device);
     REQUIRE(status);
     INFO(status->usageError);
@@ -187,7 +177,7 @@ TEST_CASE("NTFS: the minimum is what ntfsresize accepts", "[overprovision]") {
     const auto files = fillTo(mnt, 0.60);
     REQUIRE(mustRun({"umount", mnt.string()}).exitCode == 0);
 
-    minimum_size_test::Harness harness(scratch);
+    SpareAreaHarness harness(scratch);
     auto status = harness.spare.inspect(lab.device);
     REQUIRE(status);
     INFO(status->usageError);

@@ -14,16 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Harness {
-    SystemProcessRunner runner;
-    LinuxDiskEditor editor{runner};
-    SpareArea spare;
-
-    explicit Harness(const OpScratch& scratch)
-        : spare(device::Discovery(SysfsRoot(), device::makeSystemFsProber(SysfsRoot())), runner,
-                editor, JournalStore(StateStore::open(scratch.privilegedDir() / "op").value())) {}
-};
-
 std::vector<std::string> mountCommand(const std::string& fsType, const std::string& partition,
                                       const fs::path& mountPoint) {
     if (fsType == "ntfs") {
@@ -68,7 +58,7 @@ void applyAndUndo(const std::string& table, const std::string& fsType, bool thro
     const std::uint64_t oldSize = kernelPartitionSize(lab.device);
     REQUIRE(oldSize > Bytes::mib(200).value);
 
-    Harness harness(scratch);
+    SpareAreaHarness harness(scratch);
     auto status = harness.spare.inspect(lab.device);
     REQUIRE(status);
     INFO(status->usageError);
@@ -183,7 +173,7 @@ TEST_CASE("GPT btrfs at 25 %, mounted: apply 20 % and undo online", "[overprovis
 
 TEST_CASE("refusals change nothing", "[overprovision]") {
     const OpScratch scratch;
-    Harness harness(scratch);
+    SpareAreaHarness harness(scratch);
     const fs::path mnt = scratch.dir() / "mnt";
 
     SECTION("XFS cannot shrink") {
