@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 #include <thread>
+#include <unistd.h>
 
 #include <QAction>
 #include <QElapsedTimer>
@@ -7,12 +10,15 @@
 #include <QListView>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTest>
 
 #include "app/main_window.h"
 #include "app/models/drive_list_model.h"
 #include "app/pages/overview_page.h"
 #include "app/startup_screenshot.h"
 #include "tests/gui/gui_support.h"
+#include "tests/integration/maintenance/maintenance_scratch.h"
+#include "tests/support/skip.h"
 
 using namespace ssdk;
 using namespace ssdk::app;
@@ -45,15 +51,15 @@ private:
 };
 
 AppServices slowServices(std::chrono::milliseconds delay) {
-    return AppServices(SysfsRoot(test::recordedTree("workstation")),
+    return AppServices(SysfsRoot(app::test::recordedTree("workstation")),
                        std::make_shared<SlowTransport>(delay));
 }
 
 } // namespace
 
 TEST_CASE("the main window lists a recorded tree and selects the requested drive") {
-    test::application();
-    MainWindow window(test::recordedServices("workstation"));
+    app::test::application();
+    MainWindow window(app::test::recordedServices("workstation"));
     QSignalSpy shown(&window, &MainWindow::devicesShown);
     window.selectWhenAvailable(QStringLiteral("sda"));
     window.show();
@@ -71,15 +77,15 @@ TEST_CASE("the main window lists a recorded tree and selects the requested drive
 }
 
 TEST_CASE("pages are shown by their title") {
-    test::application();
-    MainWindow window(test::recordedServices("workstation"));
+    app::test::application();
+    MainWindow window(app::test::recordedServices("workstation"));
     CHECK(window.showPage(QStringLiteral("overview")));
     CHECK_FALSE(window.showPage(QStringLiteral("No such page")));
 }
 
 TEST_CASE("the main window keeps the selection across rescans") {
-    test::application();
-    MainWindow window(test::recordedServices("workstation"));
+    app::test::application();
+    MainWindow window(app::test::recordedServices("workstation"));
     QSignalSpy shown(&window, &MainWindow::devicesShown);
     window.show();
     REQUIRE(shown.wait(5000));
@@ -103,11 +109,11 @@ TEST_CASE("the main window keeps the selection across rescans") {
 }
 
 TEST_CASE("the startup screenshot is written once the selected drive is shown") {
-    test::application();
+    app::test::application();
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
     const QString file = dir.filePath(QStringLiteral("shot.png"));
-    MainWindow window(test::recordedServices("workstation"));
+    MainWindow window(app::test::recordedServices("workstation"));
     window.selectWhenAvailable(QStringLiteral("nvme0n1"));
     StartupScreenshot shot(window, file, QStringLiteral("nvme0n1"));
     QSignalSpy finished(&shot, &StartupScreenshot::finished);
@@ -120,9 +126,9 @@ TEST_CASE("the startup screenshot is written once the selected drive is shown") 
 }
 
 TEST_CASE("the startup screenshot gives up when the drive never appears") {
-    test::application();
+    app::test::application();
     QTemporaryDir dir;
-    MainWindow window(test::recordedServices("workstation"));
+    MainWindow window(app::test::recordedServices("workstation"));
     window.selectWhenAvailable(QStringLiteral("nvme9n9"));
     StartupScreenshot shot(window, dir.filePath(QStringLiteral("shot.png")),
                            QStringLiteral("nvme9n9"), 800ms);
@@ -135,7 +141,7 @@ TEST_CASE("the startup screenshot gives up when the drive never appears") {
 }
 
 TEST_CASE("the startup screenshot waits until the page shown has read what it shows") {
-    test::application();
+    app::test::application();
     QTemporaryDir dir;
     const QString file = dir.filePath(QStringLiteral("shot.png"));
     MainWindow window(slowServices(1500ms));
@@ -154,7 +160,7 @@ TEST_CASE("the startup screenshot waits until the page shown has read what it sh
 }
 
 TEST_CASE("a page that is still loading at the time limit is captured as it is, and said") {
-    test::application();
+    app::test::application();
     QTemporaryDir dir;
     const QString file = dir.filePath(QStringLiteral("shot.png"));
     MainWindow window(slowServices(4000ms));
@@ -169,4 +175,59 @@ TEST_CASE("a page that is still loading at the time limit is captured as it is, 
         QStringLiteral("the Firmware page was still loading")));
     CHECK(QFileInfo::exists(file));
     CHECK(window.currentPageLoading());
+}
+
+// The one helper session (issue: visiting every page starts at most one helper process). As
+// root the session starts ssdkeeper-helper itself, here through a wrapper that notes each
+// start; a lab drive is selected so every page reads something real.
+TEST_CASE("opening the window and visiting every page starts one helper process") {
+    if (::geteuid() != 0) {
+        ssdk::test::skipTest("needs root: only root starts the helper without pkexec");
+    }
+    app::test::application();
+    const ssdk::test::MaintenanceScratch scratch;
+    const auto drive = ssdk::test::makeLabDrive("gui-one-session", Bytes::mib(160), "gpt-ext4");
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const std::string starts = dir.filePath(QStringLiteral("starts")).toStdString();
+    const std::string wrapper = dir.filePath(QStringLiteral("helper")).toStdString();
+    {
+        std::ofstream script(wrapper);
+        script << "#!/bin/sh\necho $$ >> '" << starts << "'\nexec '" << SSDK_BINARY_DIR
+               << "/bin/ssdkeeper-helper' \"$@\"\n";
+    }
+    std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
+    const QByteArray previous = qgetenv("SSDK_HELPER");
+    qputenv("SSDK_HELPER", QByteArray::fromStdString(wrapper));
+
+    {
+        const QString name =
+            QString::fromStdString(std::filesystem::path(drive.devicePath).filename().string());
+        MainWindow window(AppServices{});
+        QSignalSpy shown(&window, &MainWindow::devicesShown);
+        window.selectWhenAvailable(name);
+        window.show();
+        for (int i = 0; i < 50 && !window.isSelected(name); ++i) {
+            shown.wait(200);
+        }
+        REQUIRE(window.isSelected(name));
+        for (const char* title : {"Overview", "Health", "Performance", "RAM Cache", "Spare Area",
+                                  "Maintenance", "Firmware"}) {
+            INFO(title);
+            REQUIRE(window.showPage(QString::fromLatin1(title)));
+            int idle = 0;
+            for (int i = 0; i < 300 && idle < 3; ++i) {
+                QTest::qWait(100);
+                idle = window.currentPageLoading() ? 0 : idle + 1;
+            }
+            CHECK(idle >= 3);
+        }
+    }
+    qputenv("SSDK_HELPER", previous);
+    std::ifstream log(starts);
+    int started = 0;
+    for (std::string line; std::getline(log, line);) {
+        ++started;
+    }
+    CHECK(started == 1);
 }
