@@ -160,7 +160,7 @@ TEST_CASE("CacheClient returns the helper's refusals", "[helper][cache][rpc]") {
     CHECK_THAT(refused.error().describe(), Catch::Contains("not a lab device"));
     CHECK_THAT(refused.error().describe(), Catch::Contains("argument 'device'"));
     // The verb's name is the helper's log's business, not the person's.
-    CHECK_THAT(refused.error().describe(), !Catch::Contains("cache.enable"));
+    CHECK_THAT(refused.error().describe(), !Catch::Contains(cachectl::kVerbEnable));
 
     request.device = "/dev/lab1";
     request.writebackPercent = 101;
