@@ -18,6 +18,7 @@
 #include "app/pages/erase_wizard.h"
 #include "app/theme.h"
 #include "app/widgets/scrolling_page.h"
+#include "core/maintenance/erase/guards.h"
 #include "core/maintenance/trim/fstrim.h"
 #include "core/platform/platform.h"
 
@@ -330,7 +331,15 @@ void MaintenancePage::updateButtons() {
     m_verifyButton->setEnabled(idle && m_mountPoint->count() > 0);
     m_fstrimButton->setEnabled(idle && m_mountPoint->count() > 0);
     m_formatButton->setEnabled(idle && m_partition->count() > 0);
-    m_eraseButton->setEnabled(idle);
+    // Checked first: a drive the erase guards refuse (the running system's, mounted, held,
+    // read-only) offers no Erase at all, and says why, instead of a wizard that refuses later.
+    const Expected<void> erasable =
+        m_device ? maintenance::erase::checkEraseGuards(
+                       *m_device, maintenance::erase::confirmationWord(*m_device))
+                 : Expected<void>{};
+    m_eraseButton->setEnabled(idle && erasable.has_value());
+    m_eraseButton->setToolTip(erasable ? QString()
+                                       : QString::fromStdString(erasable.error().message()));
     m_progress->setVisible(m_runner->isBusy());
 }
 

@@ -47,6 +47,19 @@ TEST_CASE("the maintenance page offers what the selected drive allows") {
     CHECK(child<QComboBox>(page, "mountPoint")->count() == 2);
     // Every partition of the system disk is mounted: nothing to format.
     CHECK(child<QComboBox>(page, "partition")->count() == 0);
+    // Nor to erase: the guards refuse the running system's disk, and the button says so.
+    auto* erase = child<QPushButton>(page, "eraseButton");
+    CHECK_FALSE(erase->isEnabled());
+    CHECK(erase->toolTip().contains(QStringLiteral("root filesystem")));
+    // The same disk taken out of the running system, nothing mounted: no reason is shown.
+    device::Device spare = disk;
+    spare.systemDisk = false;
+    spare.mounts.clear();
+    for (auto& partition : spare.partitions) {
+        partition.mounts.clear();
+    }
+    page.setDevice(&spare);
+    CHECK(erase->toolTip().isEmpty());
     auto* fs = child<QComboBox>(page, "fsType");
     fs->setCurrentText(QStringLiteral("ntfs"));
     page.runner()->disconnect();
