@@ -1,28 +1,14 @@
 #include "core/device/platform/linux/fs_probers.h"
 
 #include <blkid/blkid.h>
-#include <fstream>
 #include <map>
 
 #include "core/device/discovery.h"
+#include "core/device/udev_prober.h"
 
 namespace ssdk::device {
 
 namespace {
-
-void fillFromProperties(ProbeResult& result, const std::map<std::string, std::string>& props) {
-    auto get = [&props](const char* key) -> std::string {
-        auto it = props.find(key);
-        return it == props.end() ? std::string() : it->second;
-    };
-    if (auto type = get("TYPE"); !type.empty()) {
-        result.filesystem = Filesystem{type, get("LABEL"), get("UUID")};
-    }
-    result.partitionTableType = get("PTTYPE");
-    result.partitionUuid = get("PART_ENTRY_UUID");
-    result.partitionLabel = get("PART_ENTRY_NAME");
-    result.partitionType = get("PART_ENTRY_TYPE");
-}
 
 void mergeInto(std::string& target, const std::string& candidate) {
     if (target.empty()) {
@@ -32,42 +18,10 @@ void mergeInto(std::string& target, const std::string& candidate) {
 
 } // namespace
 
-UdevDatabaseProber::UdevDatabaseProber(std::filesystem::path runDir)
-    : m_dataDir(std::move(runDir) / "udev" / "data") {}
-
-ProbeResult UdevDatabaseProber::probe(const std::string& /*devPath*/,
-                                      const std::string& devno) const {
-    std::ifstream in(m_dataDir / ("b" + devno));
-    std::map<std::string, std::string> props;
-    std::string line;
-    // "E:ID_FS_TYPE=ext4" lines carry the properties blkid gave udev.
-    static constexpr std::string_view kPrefix = "E:ID_";
-    while (std::getline(in, line)) {
-        if (!line.starts_with(kPrefix)) {
-            continue;
-        }
-        const auto eq = line.find('=');
-        if (eq == std::string::npos) {
-            continue;
-        }
-        auto key = line.substr(kPrefix.size(), eq - kPrefix.size());
-        if (key.starts_with("FS_")) {
-            key = key.substr(3);
-        } else if (key == "PART_TABLE_TYPE") {
-            key = "PTTYPE";
-        }
-        props[key] = line.substr(eq + 1);
-    }
-    ProbeResult result;
-    fillFromProperties(result, props);
-    return result;
-}
-
 ProbeResult BlkidProber::probe(const std::string& devPath, const std::string& /*devno*/) const {
-    ProbeResult result;
     blkid_probe probe = blkid_new_probe_from_filename(devPath.c_str());
     if (probe == nullptr) {
-        return result;
+        return {};
     }
     blkid_probe_enable_superblocks(probe, 1);
     blkid_probe_set_superblocks_flags(probe,
@@ -87,8 +41,7 @@ ProbeResult BlkidProber::probe(const std::string& devPath, const std::string& /*
         }
     }
     blkid_free_probe(probe);
-    fillFromProperties(result, props);
-    return result;
+    return probeResultFromBlkidProperties(props);
 }
 
 ChainProber::ChainProber(std::vector<std::shared_ptr<FsProber>> probers)

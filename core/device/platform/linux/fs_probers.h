@@ -9,16 +9,6 @@
 
 namespace ssdk::device {
 
-// Reads udev's database (<run>/udev/data/b<major>:<minor>), which users may read.
-class UdevDatabaseProber final : public FsProber {
-public:
-    explicit UdevDatabaseProber(std::filesystem::path runDir);
-    ProbeResult probe(const std::string& devPath, const std::string& devno) const override;
-
-private:
-    std::filesystem::path m_dataDir;
-};
-
 // Probes the device node with libblkid, read-only. Needs read permission on the node
 // (root for most disks); without it the result is empty. Reading the first sectors wakes
 // a disk in standby, so callers that care must check the power state first.
