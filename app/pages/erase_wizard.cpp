@@ -322,9 +322,8 @@ void EraseWizard::helperFinished(const QString& name, const HelperCaller::Outcom
             ? tr("Erased and verified: %1").arg(fromStd(verification.summary))
             : tr("Erased, but the verification FAILED: %1").arg(fromStd(verification.summary)));
     m_verdict->setStyleSheet(
-        verification.passed
-            ? QStringLiteral("color: #15803d; font-weight: bold")
-            : QStringLiteral("color: %1; font-weight: bold").arg(theme::kError.name()));
+        QStringLiteral("color: %1; font-weight: bold")
+            .arg((verification.passed ? theme::kSuccess : theme::kError).name()));
     m_certificateText->setPlainText(fromStd(reply->text));
     emit eraseFinished(true);
 }

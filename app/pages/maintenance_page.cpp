@@ -62,6 +62,18 @@ QString outcomeText(trim::VerifyOutcome outcome) {
     return QObject::tr("Inconclusive");
 }
 
+// The verdict of a TRIM check in its colour (green reached, red not reached, amber
+// inconclusive, grey none), then its reason: the head of the verify and format results.
+QString outcomeHeading(std::optional<trim::VerifyOutcome> outcome, std::string_view reason) {
+    const QColor color = !outcome                                      ? theme::kMutedText
+                         : *outcome == trim::VerifyOutcome::Reached    ? theme::kSuccess
+                         : *outcome == trim::VerifyOutcome::NotReached ? theme::kError
+                                                                       : theme::kLab;
+    return QStringLiteral("<b style='color:%1; font-size:14pt'>%2</b><br>%3<br>")
+        .arg(color.name(), outcome ? outcomeText(*outcome) : QObject::tr("No verdict"),
+             fromView(reason).toHtmlEscaped());
+}
+
 QGroupBox* box(const QString& title, const QString& name) {
     auto* group = new QGroupBox(title);
     group->setObjectName(name);
@@ -486,7 +498,7 @@ void MaintenancePage::showAudit(const trim::TrimAudit& audit) {
     // Green: discards reach the drive and something issues them; amber: they could, but
     // neither online discard nor a recent scheduled fstrim does; red: a layer stops them.
     const QString color = !audit.reachesDrive                            ? theme::kError.name()
-                          : (!hasFilesystem || audit.filesystemDiscards) ? QStringLiteral("#15803d")
+                          : (!hasFilesystem || audit.filesystemDiscards) ? theme::kSuccess.name()
                                                                          : theme::kLab.name();
     m_verdict->setText(QStringLiteral("<b style='color:%1'>%2</b><br>%3")
                            .arg(color, fromView(audit.verdict).toHtmlEscaped(),
@@ -495,12 +507,7 @@ void MaintenancePage::showAudit(const trim::TrimAudit& audit) {
 }
 
 void MaintenancePage::showVerify(const trim::VerifyResult& result) {
-    const QString color = result.outcome == trim::VerifyOutcome::Reached ? QStringLiteral("#15803d")
-                          : result.outcome == trim::VerifyOutcome::NotReached ? theme::kError.name()
-                                                                              : theme::kLab.name();
-    QString html =
-        QStringLiteral("<b style='color:%1; font-size:14pt'>%2</b><br>%3<br>")
-            .arg(color, outcomeText(result.outcome), fromView(result.reason).toHtmlEscaped());
+    QString html = outcomeHeading(result.outcome, result.reason);
     html += tr("Marker blocks on %1 after the trim: %2 markers, %3 zeros, %4 ones, %5 other.")
                 .arg(fromView(result.device))
                 .arg(result.after.markers)
@@ -529,14 +536,7 @@ void MaintenancePage::showFormat(const trim::FormatResult& result) {
                             fromView(result.formatterCommand))
                        .toHtmlEscaped();
     if (!result.reason.empty()) { // verified
-        const QString color =
-            !result.outcome                                      ? theme::kMutedText.name()
-            : *result.outcome == trim::VerifyOutcome::Reached    ? QStringLiteral("#15803d")
-            : *result.outcome == trim::VerifyOutcome::NotReached ? theme::kError.name()
-                                                                 : theme::kLab.name();
-        html += QStringLiteral("<br><b style='color:%1; font-size:14pt'>%2</b><br>%3<br>")
-                    .arg(color, result.outcome ? outcomeText(*result.outcome) : tr("No verdict"),
-                         fromView(result.reason).toHtmlEscaped());
+        html += QStringLiteral("<br>") + outcomeHeading(result.outcome, result.reason);
         if (result.freeMapError.empty()) {
             html += tr("Sampled %1 data blocks. Judged %2, the ones the new %3 leaves free (read "
                        "from %4): %5 discarded, %6 kept old data, %7 hold other data. %8 now used "
