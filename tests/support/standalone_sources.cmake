@@ -1,4 +1,4 @@
-# Core sources that the standalone projects (tests/fuzz/*/standalone, tests/sanitize/cache_engine)
+# Core sources that the standalone projects (tests/fuzz/standalone, tests/sanitize/cache_engine)
 # compile by hand with their own instrumentation instead of linking the main build's libraries,
 # as paths below the repository's root. A .cpp that this code comes to need is added here.
 
