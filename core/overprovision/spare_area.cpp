@@ -116,7 +116,54 @@ Expected<Journal> SpareArea::apply(const std::string& devicePath, double sparePe
         journal->remountOptions = device::remountOptions(**mounted);
     }
     Operation operation(std::move(*journal), m_editor, m_filesystems, m_store);
-    return operation.run(observer);
+    auto done = operation.run(observer);
+    if (!done) {
+        return rollBackUntouched(devicePath, done.error(), observer);
+    }
+    return done;
+}
+
+namespace {
+
+// True when a shrink stopped before it reached the partition: the steps done only copied the
+// table, unmounted or checked, and the one that failed was the filesystem's check or shrink
+// (resize2fs refusing because the data grew after the plan, for one).
+bool stoppedBeforePartition(const Journal& journal) {
+    for (const auto& step : journal.steps) {
+        if (step.state != StepState::Done) {
+            return step.step == Step::CheckFilesystem || step.step == Step::ShrinkFilesystem;
+        }
+        if (step.step != Step::BackupTable && step.step != Step::Unmount &&
+            step.step != Step::CheckFilesystem) {
+            return false;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+Expected<Journal> SpareArea::rollBackUntouched(const std::string& devicePath, const Error& error,
+                                               const StepObserver& observer) {
+    auto found = driveAndJournal(devicePath);
+    if (!found || !found->journal || !found->journal->pending() ||
+        found->journal->direction != Direction::Shrink ||
+        !stoppedBeforePartition(*found->journal)) {
+        return std::unexpected(error);
+    }
+    const std::string remountPoint = found->journal->remountPoint;
+    auto back = recover(devicePath, Recovery::RollBack, observer);
+    if (!back) {
+        return std::unexpected(
+            Error{error.code(), fmt::format("{}; rolling back failed too ({}): finish or roll back "
+                                            "the change before anything else",
+                                            error.describe(), back.error().describe())});
+    }
+    return std::unexpected(Error{
+        error.code(),
+        fmt::format(
+            "{}; nothing was changed: the change was rolled back{}", error.describe(),
+            remountPoint.empty() ? "" : " and the filesystem mounted again at " + remountPoint)});
 }
 
 Expected<SpareArea::DriveJournal> SpareArea::driveAndJournal(const std::string& devicePath) const {

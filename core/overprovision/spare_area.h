@@ -43,7 +43,8 @@ public:
     // unmountAndRemount: a mounted ext filesystem is unmounted for the shrink and mounted again
     // where and as it was (refused while anything holds it open).
     // Errors: Busy when a journal is pending (recover first), Unsupported/NoSpace/Busy with
-    // the plan's reasons when it cannot be done.
+    // the plan's reasons when it cannot be done. A shrink the filesystem tool refuses (data
+    // written since the plan raised its minimum) is rolled back before the error returns.
     Expected<Journal> apply(const std::string& devicePath, double sparePercent,
                             const std::string& confirmedPartition, const StepObserver& observer,
                             bool unmountAndRemount = false);
@@ -54,6 +55,11 @@ public:
                               const StepObserver& observer);
 
 private:
+    // After a failed apply: a shrink that failed before it touched the partition is rolled
+    // back at once (the filesystem mounted again where it was), and the error says so; any
+    // other failure is returned as it is, its journal left pending for finish or roll back.
+    Expected<Journal> rollBackUntouched(const std::string& devicePath, const Error& error,
+                                        const StepObserver& observer);
     Expected<device::Device> findDevice(const std::string& devicePath) const;
     Expected<std::optional<Journal>> journalFor(const device::Device& device) const;
     struct DriveJournal {

@@ -1,6 +1,6 @@
 // Spare area on real lab drives (root): apply 20 % on GPT and MBR drives filled to 60 % with
 // files of known checksums, check the partition, the filesystem, the discarded range of the
-// sparse image and every file; undo; and the refusals.
+// sparse image and every file; undo; the refusals; and a shrink refused after the plan.
 #include "core/overprovision/mounts.h"
 #include "core/overprovision/spare_area.h"
 #include "tests/integration/overprovision/op_lab.h"
@@ -320,6 +320,66 @@ TEST_CASE("a mounted ext4: unmount, shrink and remount through ssdkeeperctl and 
         mountFs("ext4", lab.partition, mnt);
     }
     checkFiles(mnt, files);
+    unmountFs(mnt);
+    CHECK(fsckExit(lab.partition) == 0);
+}
+
+TEST_CASE("data written after the plan makes resize2fs refuse: the apply rolls back at once and "
+          "mounts the filesystem again",
+          "[overprovision]") {
+    const OpScratch scratch;
+    SpareAreaHarness harness(scratch);
+    const auto lab = makeOpLab("op-grown", Bytes::mib(256), "gpt", "ext4");
+    const fs::path mnt = scratch.dir() / "mnt";
+    MountGuard mounted(lab.partition, mnt, "noatime");
+    const auto files = fillTo(mnt, 0.50);
+    const std::uint64_t oldSize = kernelPartitionSize(lab.device);
+    const fs::path late = mnt / "written-after-the-plan.bin";
+
+    // Right before the unmount (after the plan was made from the figures read then), the
+    // filesystem fills to about 95 %: 20 % spare no longer fits and resize2fs refuses.
+    std::vector<std::string> started;
+    auto applied = harness.spare.apply(
+        lab.device, 20.0, lab.partition,
+        [&](const StepEvent& event) {
+            if (event.finished) {
+                return;
+            }
+            started.push_back(event.name);
+            if (event.name == "unmount" && !fs::exists(late)) {
+                struct statvfs info {};
+                REQUIRE(::statvfs(mnt.c_str(), &info) == 0);
+                const auto room = static_cast<off_t>(info.f_bavail * info.f_frsize);
+                const int fd = ::open(late.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+                REQUIRE(fd >= 0);
+                const int allocated = ::posix_fallocate(fd, 0, room - (off_t{12} << 20));
+                ::close(fd);
+                REQUIRE(allocated == 0);
+                mustRun({"sync"});
+            }
+        },
+        true);
+    REQUIRE_FALSE(applied);
+    const std::string message = applied.error().describe();
+    INFO(message);
+    CHECK(message.find("nothing was changed") != std::string::npos);
+    CHECK(message.find("mounted again at " + mnt.string()) != std::string::npos);
+    // The rollback ran its own steps after the refused shrink.
+    CHECK(std::ranges::count(started, std::string("shrink-filesystem")) == 1);
+    CHECK(std::ranges::count(started, std::string("remount")) == 1);
+
+    // Ground truth: the partition keeps its size, the filesystem is mounted where it was with
+    // every file (the late one too), and no change is left pending.
+    CHECK(kernelPartitionSize(lab.device) == oldSize);
+    CHECK(mountInfoOf(lab.partition, mnt));
+    checkFiles(mnt, files);
+    CHECK(fs::exists(late));
+    auto status = harness.spare.inspect(lab.device);
+    REQUIRE(status);
+    REQUIRE(status->journal);
+    CHECK_FALSE(status->journal->pending());
+    CHECK(status->journal->phase == Phase::RolledBack);
+    fs::remove(late);
     unmountFs(mnt);
     CHECK(fsckExit(lab.partition) == 0);
 }
