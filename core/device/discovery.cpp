@@ -323,6 +323,15 @@ std::string wholeDeviceOf(const SysfsRoot& root, const std::string& name) {
     return name;
 }
 
+// The mount table, parsed.
+Expected<std::vector<MountInfoEntry>> readMounts(const SysfsRoot& root) {
+    const auto mountText = root.readString(root.proc() / "self" / "mountinfo");
+    if (!mountText) {
+        return std::unexpected(Error(mountText.error()).addContext("listing mounts"));
+    }
+    return parseMountInfo(*mountText);
+}
+
 // The kernel name of a path or name given by a caller, the way find() takes it; nothing when it
 // is not a node directly under /dev.
 Expected<std::string> kernelNameOf(const SysfsRoot& root, std::string_view nameOrPath) {
@@ -480,12 +489,11 @@ Discovery::Discovery(SysfsRoot root, std::shared_ptr<FsProber> fsProber)
     , m_fsProber(std::move(fsProber)) {}
 
 Expected<std::vector<Device>> Discovery::discover() const {
-    const auto mountText = m_root.readString(m_root.proc() / "self" / "mountinfo");
-    if (!mountText) {
-        return std::unexpected(Error(mountText.error()).addContext("listing mounts"));
+    const auto mounts = readMounts(m_root);
+    if (!mounts) {
+        return std::unexpected(mounts.error());
     }
-    const auto mounts = parseMountInfo(*mountText);
-    const DeviceReader reader(m_root, *m_fsProber, mounts);
+    const DeviceReader reader(m_root, *m_fsProber, *mounts);
 
     std::vector<Device> devices;
     for (const auto& name : m_root.list(m_root.sys() / "block")) {
@@ -514,19 +522,28 @@ Expected<Device> Discovery::find(std::string_view nameOrPath) const {
         return std::unexpected(given.error());
     }
     const std::string name = wholeDeviceOf(m_root, *given);
-    auto devices = discover();
-    if (!devices) {
-        return std::unexpected(devices.error());
+    const auto mounts = readMounts(m_root);
+    if (!mounts) {
+        return std::unexpected(mounts.error());
     }
-    for (auto& device : *devices) {
-        if (device.name == name) {
-            return std::move(device);
+    // Only the device asked for is read (and probed): probing the others would read from
+    // drives nobody asked about, waking them.
+    const DeviceReader reader(m_root, *m_fsProber, *mounts);
+    const bool plainName =
+        !name.empty() && name.find('/') == std::string::npos && name != "." && name != "..";
+    if (plainName && listedByDefault(m_root, name)) {
+        return reader.read(name);
+    }
+    // A lab drive's name ("ssdkeeperctl lab create --name demo") names it too, as in the GUI:
+    // told by the loop device's backing file in sysfs, without opening any device.
+    for (const auto& candidate : m_root.list(m_root.sys() / "block")) {
+        if (!candidate.starts_with("loop") || !listedByDefault(m_root, candidate)) {
+            continue;
         }
-    }
-    // A lab drive's name ("ssdkeeperctl lab create --name demo") names it too, as in the GUI.
-    for (auto& device : *devices) {
-        if (device.labName == name) {
-            return std::move(device);
+        const auto backingFile =
+            attribute(m_root, m_root.sys() / "block" / candidate / "loop" / "backing_file");
+        if (labNameFromBackingFile(backingFile) == name) {
+            return reader.read(candidate);
         }
     }
     return fail(ErrorCode::NotFound,

@@ -24,7 +24,8 @@ public:
     Expected<std::vector<Device>> discover() const;
 
     // A device by kernel name ("sda"), /dev path, or a symlink to it (/dev/disk/by-id/…).
-    // Partitions resolve to their disk.
+    // Partitions resolve to their disk. Reads and probes that device alone: other drives are
+    // not opened (a probe reads sectors, which would wake a sleeping disk nobody asked about).
     Expected<Device> find(std::string_view nameOrPath) const;
 
     // A short text that changes when devices appear, vanish, resize or (un)mount.
@@ -52,8 +53,9 @@ private:
 std::set<std::string> systemDiskNames(const SysfsRoot& root,
                                       const std::vector<MountInfoEntry>& mounts);
 
-// The prober for the live system: udev's database first (readable by users), then
-// libblkid on the device node (needs read permission, i.e. root for most disks).
+// The prober for the live system: udev's database (readable by users) for the devices it has
+// entries for, libblkid on the device node (needs read permission, i.e. root for most disks)
+// only for those it has none for: where udev keeps a database, discovery opens no device.
 std::shared_ptr<FsProber> makeSystemFsProber(const SysfsRoot& root);
 
 } // namespace ssdk::device

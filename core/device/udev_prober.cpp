@@ -23,6 +23,11 @@ ProbeResult probeResultFromBlkidProperties(const std::map<std::string, std::stri
 UdevDatabaseProber::UdevDatabaseProber(std::filesystem::path runDir)
     : m_dataDir(std::move(runDir) / "udev" / "data") {}
 
+bool UdevDatabaseProber::hasEntry(const std::string& devno) const {
+    std::error_code error;
+    return !devno.empty() && std::filesystem::is_regular_file(m_dataDir / ("b" + devno), error);
+}
+
 ProbeResult UdevDatabaseProber::probe(const std::string& /*devPath*/,
                                       const std::string& devno) const {
     std::ifstream in(m_dataDir / ("b" + devno));

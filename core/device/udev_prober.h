@@ -18,6 +18,9 @@ class UdevDatabaseProber final : public FsProber {
 public:
     explicit UdevDatabaseProber(std::filesystem::path runDir);
     ProbeResult probe(const std::string& devPath, const std::string& devno) const override;
+    // Whether udev's database has an entry for the device (then probe() tells what udev
+    // found on it, nothing included).
+    bool hasEntry(const std::string& devno) const;
 
 private:
     std::filesystem::path m_dataDir;

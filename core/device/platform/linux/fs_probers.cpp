@@ -8,16 +8,6 @@
 
 namespace ssdk::device {
 
-namespace {
-
-void mergeInto(std::string& target, const std::string& candidate) {
-    if (target.empty()) {
-        target = candidate;
-    }
-}
-
-} // namespace
-
 ProbeResult BlkidProber::probe(const std::string& devPath, const std::string& /*devno*/) const {
     blkid_probe probe = blkid_new_probe_from_filename(devPath.c_str());
     if (probe == nullptr) {
@@ -44,31 +34,18 @@ ProbeResult BlkidProber::probe(const std::string& devPath, const std::string& /*
     return probeResultFromBlkidProperties(props);
 }
 
-ChainProber::ChainProber(std::vector<std::shared_ptr<FsProber>> probers)
-    : m_probers(std::move(probers)) {}
+UdevOrBlkidProber::UdevOrBlkidProber(std::filesystem::path runDir)
+    : m_udev(std::move(runDir)) {}
 
-ProbeResult ChainProber::probe(const std::string& devPath, const std::string& devno) const {
-    ProbeResult merged;
-    for (const auto& prober : m_probers) {
-        const ProbeResult result = prober->probe(devPath, devno);
-        if (!merged.filesystem && result.filesystem) {
-            merged.filesystem = result.filesystem;
-        }
-        mergeInto(merged.partitionTableType, result.partitionTableType);
-        mergeInto(merged.partitionUuid, result.partitionUuid);
-        mergeInto(merged.partitionLabel, result.partitionLabel);
-        mergeInto(merged.partitionType, result.partitionType);
-    }
-    return merged;
+ProbeResult UdevOrBlkidProber::probe(const std::string& devPath, const std::string& devno) const {
+    return m_udev.hasEntry(devno) ? m_udev.probe(devPath, devno) : m_blkid.probe(devPath, devno);
 }
 
 std::shared_ptr<FsProber> makeSystemFsProber(const SysfsRoot& root) {
-    auto udev = std::make_shared<UdevDatabaseProber>(root.run());
     if (!root.isLive()) {
-        return udev;
+        return std::make_shared<UdevDatabaseProber>(root.run());
     }
-    return std::make_shared<ChainProber>(
-        std::vector<std::shared_ptr<FsProber>>{udev, std::make_shared<BlkidProber>()});
+    return std::make_shared<UdevOrBlkidProber>(root.run());
 }
 
 } // namespace ssdk::device

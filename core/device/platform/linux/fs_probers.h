@@ -1,11 +1,10 @@
 #pragma once
 
 #include <filesystem>
-#include <memory>
-#include <vector>
 
 #include "core/base/sysfs_root.h"
 #include "core/device/fs_probe.h"
+#include "core/device/udev_prober.h"
 
 namespace ssdk::device {
 
@@ -17,14 +16,17 @@ public:
     ProbeResult probe(const std::string& devPath, const std::string& devno) const override;
 };
 
-// Asks each prober in turn; for every field the first non-empty answer wins.
-class ChainProber final : public FsProber {
+// udev's database for a device it has an entry for (what udev's own blkid run found; the
+// device is not opened), else libblkid on the node: a drive is read only where udev keeps no
+// database (a container, a minimal system).
+class UdevOrBlkidProber final : public FsProber {
 public:
-    explicit ChainProber(std::vector<std::shared_ptr<FsProber>> probers);
+    explicit UdevOrBlkidProber(std::filesystem::path runDir);
     ProbeResult probe(const std::string& devPath, const std::string& devno) const override;
 
 private:
-    std::vector<std::shared_ptr<FsProber>> m_probers;
+    UdevDatabaseProber m_udev;
+    BlkidProber m_blkid;
 };
 
 } // namespace ssdk::device
