@@ -1,14 +1,20 @@
 #include "app/device_text.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <QCoreApplication>
 #include <QLocale>
+
+#include "core/smart/health_json.h"
 
 namespace ssdk::app {
 
 namespace {
 
+// lupdate files these tr() calls under the namespace's name.
 QString tr(const char* text) {
-    return QCoreApplication::translate("DeviceText", text);
+    return QCoreApplication::translate("ssdk::app", text);
 }
 
 } // namespace
@@ -50,14 +56,21 @@ QString deviceTitle(const device::Device& device) {
     return toQString(device.model.empty() ? device.name : device.model);
 }
 
+QString sizeText(Bytes size) {
+    return toQString(formatIec(size));
+}
+
+QString measuredSizeText(double bytes) {
+    return sizeText(Bytes(static_cast<std::uint64_t>(std::llround(std::max(bytes, 0.0)))));
+}
+
 QString capacityText(Bytes size) {
-    return toQString(formatSi(size)) + QStringLiteral(" · ") + toQString(formatIec(size));
+    return sizeText(size);
 }
 
 QString capacityDetailText(Bytes size) {
-    return tr("%1 (%2, %3 bytes)")
-        .arg(toQString(formatSi(size)), toQString(formatIec(size)),
-             QLocale::system().toString(static_cast<qulonglong>(size.value)));
+    return tr("%1 (%2 bytes)")
+        .arg(sizeText(size), QLocale::system().toString(static_cast<qulonglong>(size.value)));
 }
 
 QString mountPointsText(const std::vector<device::Mount>& mounts) {
@@ -137,6 +150,28 @@ QString deviceToolTip(const device::Device& device) {
         lines << tr("In use: mounted or held by another device");
     }
     return lines.join(QStringLiteral("<br>"));
+}
+
+QString durationText(double hours) {
+    const auto duration = smart::friendlyDuration(hours);
+    switch (duration.unit) {
+    case smart::FriendlyDuration::Unit::Hours:
+        return duration.value == 1 ? tr("1 hour")
+                                   : tr("%1 hours").arg(QLocale().toString(duration.value, 'f', 0));
+    case smart::FriendlyDuration::Unit::Days:
+        return tr("%1 days").arg(QLocale().toString(duration.value, 'f', 0));
+    case smart::FriendlyDuration::Unit::Years:
+        break;
+    }
+    return tr("%1 years").arg(QLocale().toString(duration.value, 'f', 1));
+}
+
+QString readingTimeText(const QDateTime& when, const QDateTime& now) {
+    const QDateTime local = when.toLocalTime();
+    if (local.date() == now.toLocalTime().date()) {
+        return local.toString(QStringLiteral("HH:mm:ss"));
+    }
+    return local.toString(QStringLiteral("yyyy-MM-dd HH:mm"));
 }
 
 } // namespace ssdk::app

@@ -1,6 +1,8 @@
 #include "cli/perf_commands.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <ctime>
 #include <fmt/format.h>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/usage.h"
+#include "core/base/bytes.h"
 #include "core/base/system_process_runner.h"
 #include "core/device/device_json.h"
 #include "core/maintenance/erase/guards.h"
@@ -122,6 +125,11 @@ std::string mbps(double bytesPerS) {
     return fmt::format("{:.2f} MB/s", bytesPerS / 1e6);
 }
 
+// A byte count an analysis measured, in the one size unit (formatIec, as the GUI shows it).
+std::string byteCount(double bytes) {
+    return formatIec(Bytes(static_cast<std::uint64_t>(std::llround(std::max(bytes, 0.0)))));
+}
+
 Expected<void> writeFile(const std::string& file, const std::string& content) {
     std::ofstream out(file);
     out << content;
@@ -170,13 +178,13 @@ void printAnalysis(const perf::BenchResult& result) {
     } else if (result.preset == "slc") {
         const auto report = perf::slcReport(result);
         if (report.cache.dropFound) {
-            std::cout << fmt::format(
-                "SLC cache: {:.3f} GB written at {} before the drop, then {}\n",
-                report.cache.cacheBytes / 1e9, mbps(report.cache.burstBytesPerS),
-                mbps(report.cache.postCacheBytesPerS));
+            std::cout << fmt::format("SLC cache: {} written at {} before the drop, then {}\n",
+                                     byteCount(report.cache.cacheBytes),
+                                     mbps(report.cache.burstBytesPerS),
+                                     mbps(report.cache.postCacheBytesPerS));
         } else {
-            std::cout << fmt::format("SLC cache: no drop in {:.3f} GB written ({} throughout)\n",
-                                     report.cache.totalBytes / 1e9,
+            std::cout << fmt::format("SLC cache: no drop in {} written ({} throughout)\n",
+                                     byteCount(report.cache.totalBytes),
                                      mbps(report.cache.burstBytesPerS));
         }
         for (const auto& point : report.drains) {
@@ -329,7 +337,7 @@ std::string formatMetric(const std::string& metric, double value) {
         return mbps(value);
     }
     if (metric.ends_with("bytes")) {
-        return fmt::format("{:.3f} GB", value / 1e9);
+        return byteCount(value);
     }
     if (metric.ends_with("fraction")) {
         return fmt::format("{:.1f}%", 100 * value);

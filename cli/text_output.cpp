@@ -14,8 +14,9 @@ std::string orDash(const std::string& text) {
     return text.empty() ? "-" : text;
 }
 
+// One unit for every size, as the GUI writes it: "466 GiB".
 std::string capacity(Bytes size) {
-    return formatSi(size) + " (" + formatIec(size) + ")";
+    return formatIec(size);
 }
 
 std::string notesFor(const Device& device) {
@@ -94,7 +95,7 @@ std::string formatDeviceTable(const std::vector<Device>& devices) {
     std::vector<std::vector<std::string>> rows{
         {"DEVICE", "BUS", "SIZE", "MODEL", "SERIAL", "FIRMWARE", "TRIM", "NOTES"}};
     for (const auto& device : devices) {
-        rows.push_back({device.path, std::string(toString(device.bus)), formatSi(device.size),
+        rows.push_back({device.path, std::string(toString(device.bus)), capacity(device.size),
                         orDash(device.model), orDash(device.serial), orDash(device.firmware),
                         device.supportsDiscard() ? "yes" : "no", notesFor(device)});
     }

@@ -49,7 +49,27 @@ void DriveListModel::addActivity(const QString& name, double bytesPerS) {
         return;
     }
     const QModelIndex changed = index(static_cast<int>(it - m_devices.begin()));
-    emit dataChanged(changed, changed, {ActivityRole});
+    emit dataChanged(changed, changed, {ActivityRole, Qt::AccessibleDescriptionRole});
+}
+
+QString DriveListModel::accessibleDescription(const Device& device) const {
+    QStringList parts{toQString(device.path), busDisplayName(device.bus),
+                      capacityText(device.size)};
+    if (device.labName) {
+        parts << tr("lab drive");
+    }
+    if (device.holdsRootFilesystem()) {
+        parts << tr("system disk");
+    } else if (device.inUse()) {
+        parts << tr("in use");
+    }
+    const QList<double> history = m_activity.value(toQString(device.name));
+    if (history.isEmpty() || history.back() <= 0) {
+        parts << tr("idle");
+    } else {
+        parts << tr("%1 MB/s now").arg(history.back() / 1e6, 0, 'f', history.back() < 10e6 ? 1 : 0);
+    }
+    return parts.join(QStringLiteral(", "));
 }
 
 const Device* DriveListModel::deviceAt(int row) const {
@@ -82,6 +102,11 @@ QVariant DriveListModel::data(const QModelIndex& index, int role) const {
         return deviceTitle(*device);
     case Qt::ToolTipRole:
         return deviceToolTip(*device);
+    case Qt::AccessibleTextRole:
+        return device->labName ? tr("Lab drive %1").arg(toQString(*device->labName))
+                               : deviceTitle(*device);
+    case Qt::AccessibleDescriptionRole:
+        return accessibleDescription(*device);
     case NameRole:
         return toQString(device->name);
     case PathRole:

@@ -10,7 +10,10 @@
 
 namespace ssdk::app {
 
-// The drives of the last discovery, one row each, in discovery order.
+// The drives of the last discovery, one row each, in discovery order. For screen readers,
+// Qt::AccessibleTextRole names a drive (the lab drive's name, else its title) and
+// Qt::AccessibleDescriptionRole says the rest: path, kind, size, lab/system/in use, and its
+// activity now ("idle" or "12.3 MB/s now"). The drive's health is on the Health page.
 class DriveListModel : public QAbstractListModel {
     Q_OBJECT
 public:
@@ -19,7 +22,7 @@ public:
         PathRole,                    // QString: "/dev/nvme0n1"
         BusRole,                     // int: device::Bus
         BusNameRole,                 // QString: "NVMe"
-        CapacityRole,                // QString: "500 GB · 465.8 GiB"
+        CapacityRole,                // QString: "466 GiB"
         SizeRole,                    // qulonglong: bytes
         IsLabRole,                   // bool
         LabNameRole,                 // QString; empty when not a lab drive
@@ -43,9 +46,9 @@ public:
     // name; -1 when there is none.
     int rowOfName(const QString& name) const;
     // Appends a throughput sample (bytes/s) to the drive's history, dropping the oldest past
-    // kActivityLength, and signals dataChanged for that row's ActivityRole only when its
-    // sparkline changes (an idle drive's flat line does not repaint). Unknown names are
-    // ignored; a drive's history is forgotten when it leaves the list.
+    // kActivityLength, and signals dataChanged for that row's ActivityRole (and its accessible
+    // description) only when its sparkline changes (an idle drive's flat line does not repaint).
+    // Unknown names are ignored; a drive's history is forgotten when it leaves the list.
     void addActivity(const QString& name, double bytesPerS);
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -53,6 +56,8 @@ public:
     QHash<int, QByteArray> roleNames() const override;
 
 private:
+    QString accessibleDescription(const device::Device& device) const;
+
     std::vector<device::Device> m_devices;
     QHash<QString, QList<double>> m_activity; // by kernel name
 };

@@ -21,25 +21,37 @@ namespace {
 constexpr int kMargin = 8;   // between the row's edge and its card
 constexpr int kPadding = 10; // inside the card
 
+// A smaller font for the sparkline's rate.
+QFont rateFont(const QFont& font) {
+    QFont small = font;
+    small.setPointSizeF(std::max(6.0, font.pointSizeF() * 0.75));
+    return small;
+}
+
+bool idle(const QList<double>& history) {
+    return std::ranges::all_of(history, [](double value) { return value <= 0; });
+}
+
 // The sparkline: total MB/s of the last DriveListModel::kActivityLength samples, newest at
 // the right edge, scaled to its own maximum (at least 1 MB/s, so idle noise stays flat).
-void paintSparkline(QPainter& painter, const QRect& rect, const QList<double>& history,
-                    const QFont& font) {
+// Everything stays inside rect.
+void paintSparkline(QPainter& painter, const QRect& rect, const QList<double>& history) {
+    const double peak = *std::ranges::max_element(history);
+    painter.save();
+    painter.setClipRect(rect);
     painter.setPen(QPen(theme::kBorder, 1));
     painter.drawLine(rect.bottomLeft(), rect.bottomRight());
-    const double peak = history.isEmpty() ? 0 : *std::ranges::max_element(history);
-    if (peak <= 0) {
-        return;
-    }
     const double scale = std::max(peak, 1e6);
     const double step =
-        static_cast<double>(rect.width()) / double(DriveListModel::kActivityLength - 1);
+        static_cast<double>(rect.width() - 1) / double(DriveListModel::kActivityLength - 1);
+    // Half the pen's width inside the top, so the peak is not clipped.
+    const double height = rect.height() - 2;
     QPolygonF line;
     line.reserve(history.size());
     const auto first = DriveListModel::kActivityLength - history.size();
     for (qsizetype i = 0; i < history.size(); ++i) {
         line.append(QPointF(rect.left() + static_cast<double>(first + i) * step,
-                            rect.bottom() - history[i] / scale * (rect.height() - 1)));
+                            rect.bottom() - history[i] / scale * height));
     }
     QPainterPath area;
     area.moveTo(line.front().x(), rect.bottom());
@@ -52,17 +64,7 @@ void paintSparkline(QPainter& painter, const QRect& rect, const QList<double>& h
     painter.fillPath(area, fill);
     painter.setPen(QPen(theme::kAccent, 1.5));
     painter.drawPolyline(line);
-    QFont small = font;
-    small.setPointSizeF(std::max(6.0, font.pointSizeF() * 0.75));
-    painter.setFont(small);
-    const QString label =
-        QStringLiteral("%1 MB/s").arg(history.back() / 1e6, 0, 'f', history.back() < 10e6 ? 1 : 0);
-    // The label sits over the line's top; a veil keeps it readable where they cross.
-    const QRect labelRect =
-        QFontMetrics(small).boundingRect(rect, Qt::AlignRight | Qt::AlignTop, label);
-    painter.fillRect(labelRect.adjusted(-2, 0, 0, 0), QColor(255, 255, 255, 190));
-    painter.setPen(theme::kMutedText);
-    painter.drawText(rect, Qt::AlignRight | Qt::AlignTop, label);
+    painter.restore();
 }
 
 } // namespace
@@ -73,12 +75,64 @@ QSize DriveDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIn
     return {std::max(option.rect.width(), 220), std::max(kRowHeight, textHeight)};
 }
 
+DriveDelegate::RowLayout DriveDelegate::layoutRow(const QStyleOptionViewItem& option,
+                                                  const QModelIndex& index) const {
+    RowLayout row;
+    row.card = option.rect.adjusted(kMargin, 3, -kMargin, -3);
+    row.icon = QRect(row.card.left() + kPadding, row.card.center().y() - kIconSize / 2 + 1,
+                     kIconSize, kIconSize);
+    const int textLeft = row.icon.right() + 12;
+    const int textRight = row.card.right() - kPadding;
+    // The sparkline's column takes the right end of the title and path lines, idle or not,
+    // so the texts do not move when a drive wakes.
+    const int sparkWidth = std::min(kSparklineWidth, std::max(0, (textRight - textLeft) / 3));
+    const int linesRight = textRight - sparkWidth - (sparkWidth > 0 ? 8 : 0);
+
+    QFont titleFont = option.font;
+    titleFont.setBold(true);
+    const QFontMetrics titleMetrics(titleFont);
+    const QFontMetrics metrics(option.font);
+    const int lineHeight = metrics.height();
+    const int width = std::max(0, linesRight - textLeft);
+    const int top =
+        row.card.top() + (row.card.height() - titleMetrics.height() - 2 * lineHeight - 4) / 2;
+
+    // A lab drive is known by its name (its model is the same for all of them).
+    const QString labName = index.data(DriveListModel::LabNameRole).toString();
+    const QString title = labName.isEmpty() ? index.data(Qt::DisplayRole).toString() : labName;
+    row.title = QRect(textLeft, top, width, titleMetrics.height());
+    row.titleText = titleMetrics.elidedText(title, Qt::ElideMiddle, width);
+
+    const QString second =
+        index.data(DriveListModel::PathRole).toString() + QStringLiteral(" · ") +
+        (labName.isEmpty() ? index.data(DriveListModel::BusNameRole).toString() : tr("lab drive"));
+    row.second = QRect(textLeft, row.title.bottom() + 3, width, lineHeight);
+    row.secondText = metrics.elidedText(second, Qt::ElideRight, width);
+    row.capacity = QRect(textLeft, row.second.bottom() + 3, textRight - textLeft, lineHeight);
+
+    const auto history = index.data(DriveListModel::ActivityRole).value<QList<double>>();
+    if (sparkWidth > 0 && !idle(history)) {
+        // The graph over the title and path lines, its rate under it: never on top of each
+        // other.
+        const QFontMetrics rateMetrics(rateFont(option.font));
+        const int columnHeight = row.second.bottom() - top + 1;
+        const int left = textRight - sparkWidth + 1;
+        row.graph = QRect(left, top, sparkWidth, columnHeight - rateMetrics.height() - 1);
+        row.rate = QRect(left, row.graph.bottom() + 2, sparkWidth, rateMetrics.height());
+        const double last = history.back();
+        row.rateText = rateMetrics.elidedText(
+            tr("%1 MB/s").arg(last / 1e6, 0, 'f', last < 10e6 ? 1 : 0), Qt::ElideRight, sparkWidth);
+    }
+    return row;
+}
+
 void DriveDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
                           const QModelIndex& index) const {
+    const RowLayout row = layoutRow(option, index);
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
 
-    const QRect card = option.rect.adjusted(kMargin, 3, -kMargin, -3);
+    const QRect& card = row.card;
     const bool selected = option.state.testFlag(QStyle::State_Selected);
     const bool hovered = option.state.testFlag(QStyle::State_MouseOver);
     if (selected || hovered) {
@@ -94,47 +148,25 @@ void DriveDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
     const auto bus = static_cast<device::Bus>(index.data(DriveListModel::BusRole).toInt());
     const bool rotational = index.data(DriveListModel::RotationalRole).toBool();
     const qreal dpr = painter->device() != nullptr ? painter->device()->devicePixelRatioF() : 1.0;
-    const QRect iconRect(card.left() + kPadding, card.center().y() - kIconSize / 2 + 1, kIconSize,
-                         kIconSize);
-    painter->drawPixmap(iconRect, driveIcon(bus, rotational, kIconSize, dpr));
+    painter->drawPixmap(row.icon, driveIcon(bus, rotational, kIconSize, dpr));
 
-    const int textLeft = iconRect.right() + 12;
-    const int textRight = card.right() - kPadding;
-    // The sparkline takes the right end of the title and path lines.
-    const int sparkWidth = std::min(kSparklineWidth, std::max(0, (textRight - textLeft) / 3));
-    const int linesRight = textRight - sparkWidth - (sparkWidth > 0 ? 8 : 0);
+    if (!row.graph.isEmpty()) {
+        paintSparkline(*painter, row.graph,
+                       index.data(DriveListModel::ActivityRole).value<QList<double>>());
+        painter->setFont(rateFont(option.font));
+        painter->setPen(theme::kMutedText);
+        painter->drawText(row.rate, Qt::AlignRight | Qt::AlignVCenter, row.rateText);
+    }
 
     QFont titleFont = option.font;
     titleFont.setBold(true);
-    const QFontMetrics titleMetrics(titleFont);
-    const QFontMetrics metrics(option.font);
-    const int lineHeight = metrics.height();
-    const int width = std::max(0, linesRight - textLeft);
-    const int top = card.top() + (card.height() - titleMetrics.height() - 2 * lineHeight - 4) / 2;
-    if (sparkWidth > 0) {
-        paintSparkline(
-            *painter,
-            QRect(textRight - sparkWidth + 1, top, sparkWidth, titleMetrics.height() + lineHeight),
-            index.data(DriveListModel::ActivityRole).value<QList<double>>(), option.font);
-    }
-
     painter->setPen(theme::kText);
     painter->setFont(titleFont);
-    painter->drawText(
-        QRect(textLeft, top, width, titleMetrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
-        titleMetrics.elidedText(index.data(Qt::DisplayRole).toString(), Qt::ElideRight, width));
+    painter->drawText(row.title, Qt::AlignLeft | Qt::AlignVCenter, row.titleText);
 
     painter->setFont(option.font);
     painter->setPen(theme::kMutedText);
-    const QString path = index.data(DriveListModel::PathRole).toString();
-    const QString labName = index.data(DriveListModel::LabNameRole).toString();
-    const QString second = path + QStringLiteral(" · ") +
-                           (labName.isEmpty() ? index.data(DriveListModel::BusNameRole).toString()
-                                              : tr("lab “%1”").arg(labName));
-    const int secondTop = top + titleMetrics.height() + 2;
-    painter->drawText(QRect(textLeft, secondTop, width, lineHeight),
-                      Qt::AlignLeft | Qt::AlignVCenter,
-                      metrics.elidedText(second, Qt::ElideRight, width));
+    painter->drawText(row.second, Qt::AlignLeft | Qt::AlignVCenter, row.secondText);
 
     // Badges share the capacity line, right-aligned; the capacity is elided to leave room.
     std::vector<std::pair<QString, BadgeStyle>> badges;
@@ -144,20 +176,22 @@ void DriveDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
     if (index.data(DriveListModel::IsSystemRole).toBool()) {
         badges.emplace_back(tr("SYSTEM"), systemBadgeStyle());
     }
-    const int thirdTop = secondTop + lineHeight + 2;
-    int badgeRight = textRight;
+    const QFontMetrics metrics(option.font);
+    const int lineHeight = row.capacity.height();
+    int badgeRight = row.capacity.right();
     for (auto it = badges.rbegin(); it != badges.rend(); ++it) {
         const auto& [text, style] = *it;
         const QSize size = badgeSize(option.font, text);
-        const QRect rect(badgeRight - size.width(), thirdTop + (lineHeight - size.height()) / 2,
-                         size.width(), size.height());
+        const QRect rect(badgeRight - size.width() + 1,
+                         row.capacity.top() + (lineHeight - size.height()) / 2, size.width(),
+                         size.height());
         paintBadge(*painter, rect, text, style, option.font);
         badgeRight = rect.left() - 4;
     }
-    const int capacityWidth = std::max(0, badgeRight - textLeft - 4);
+    const int capacityWidth = std::max(0, badgeRight - row.capacity.left() - 4);
     painter->setFont(option.font);
     painter->setPen(theme::kMutedText);
-    painter->drawText(QRect(textLeft, thirdTop, capacityWidth, lineHeight),
+    painter->drawText(QRect(row.capacity.left(), row.capacity.top(), capacityWidth, lineHeight),
                       Qt::AlignLeft | Qt::AlignVCenter,
                       metrics.elidedText(index.data(DriveListModel::CapacityRole).toString(),
                                          Qt::ElideRight, capacityWidth));

@@ -21,11 +21,16 @@ std::string formatScaled(std::uint64_t value, double base,
         scaled /= base;
         ++unit;
     }
-    // Three significant digits, the way drive tools print capacities.
-    if (scaled >= 100.0) {
+    // Three significant digits, the way drive tools print capacities, decided on the value as
+    // printed: 1023.6 MiB is "1.00 GiB" (not "1024 MiB"), 99.96 is "100" and 9.996 is "10.0".
+    if (std::round(scaled) >= base && unit + 1 < units.size()) {
+        scaled /= base;
+        ++unit;
+    }
+    if (std::round(scaled * 10.0) >= 1000.0) {
         return fmt::format("{:.0f} {}", scaled, units[unit]);
     }
-    if (scaled >= 10.0) {
+    if (std::round(scaled * 100.0) >= 1000.0) {
         return fmt::format("{:.1f} {}", scaled, units[unit]);
     }
     return fmt::format("{:.2f} {}", scaled, units[unit]);

@@ -7,6 +7,7 @@
 #include <QSignalSpy>
 #include <QStyleOptionViewItem>
 
+#include "app/device_text.h"
 #include "app/models/drive_list_model.h"
 #include "app/theme.h"
 #include "app/widgets/badge.h"
@@ -103,7 +104,7 @@ TEST_CASE("the drive list model has one row per device with its identity") {
     CHECK(nvme.data(DriveListModel::NameRole).toString() == "nvme0n1");
     CHECK(nvme.data(DriveListModel::PathRole).toString() == "/dev/nvme0n1");
     CHECK(nvme.data(DriveListModel::BusNameRole).toString() == "NVMe");
-    CHECK(nvme.data(DriveListModel::CapacityRole).toString() == "500 GB · 466 GiB");
+    CHECK(nvme.data(DriveListModel::CapacityRole).toString() == "466 GiB");
     CHECK(nvme.data(DriveListModel::IsSystemRole).toBool());
     CHECK_FALSE(nvme.data(DriveListModel::IsLabRole).toBool());
 
@@ -224,4 +225,103 @@ TEST_CASE("every bus has a drawn icon") {
             CHECK(painted);
         }
     }
+}
+
+TEST_CASE_METHOD(DelegatedList, "a drive's name gets the room it needs, elided in the middle") {
+    const QStyleOptionViewItem option = rowOption(view, QStyle::State_None, 340);
+    // A lab drive goes by its name, whole.
+    auto lab = test::labDrive();
+    lab.labName = "review-2026-11";
+    model.setDevices({test::nvmeSystemDisk(), lab});
+    auto row = delegate.layoutRow(option, model.index(1));
+    CHECK(row.titleText == "review-2026-11");
+    CHECK(row.secondText == "/dev/loop0 · lab drive");
+    CHECK(row.title.right() < row.card.right());
+
+    // Too long for the row: both ends stay readable, the full name is in the tool tip.
+    lab.labName = "a-lab-drive-for-the-release-review-of-the-health-page";
+    model.setDevices({test::nvmeSystemDisk(), lab});
+    row = delegate.layoutRow(option, model.index(1));
+    INFO(row.titleText.toStdString());
+    CHECK(row.titleText.contains(QChar(0x2026)));
+    CHECK(row.titleText.startsWith("a-lab"));
+    CHECK(row.titleText.endsWith("page"));
+    CHECK(model.index(1).data(Qt::ToolTipRole).toString().contains(toQString(*lab.labName)));
+}
+
+TEST_CASE_METHOD(DelegatedList, "an idle drive has no sparkline and the rate never covers it") {
+    const QStyleOptionViewItem option = rowOption(view, QStyle::State_None);
+    // The sparkline's column: right of the texts, over the title and path lines.
+    const auto column = [&](const QModelIndex& index) {
+        const auto row = delegate.layoutRow(option, index);
+        return QRect(QPoint(row.title.right() + 1, row.card.top()),
+                     QPoint(row.card.right(), row.second.bottom()));
+    };
+    const auto paintedIn = [](const QImage& image, const QRect& area) {
+        int count = 0;
+        for (int y = area.top(); y <= area.bottom(); ++y) {
+            for (int x = area.left(); x <= area.right(); ++x) {
+                count += image.pixelColor(x, y) != QColor(Qt::white) ? 1 : 0;
+            }
+        }
+        return count;
+    };
+
+    // Never sampled, and sampled at zero only: nothing at all is drawn there.
+    const QModelIndex usb = model.index(1);
+    CHECK(delegate.layoutRow(option, usb).graph.isEmpty());
+    CHECK(paintedIn(paintedRow(delegate, view, usb, QStyle::State_None), column(usb)) == 0);
+    for (int i = 0; i < 10; ++i) {
+        model.addActivity(QStringLiteral("sdb"), 0);
+    }
+    CHECK(delegate.layoutRow(option, usb).graph.isEmpty());
+    CHECK(paintedIn(paintedRow(delegate, view, usb, QStyle::State_None), column(usb)) == 0);
+
+    // Busy: the graph on top, its rate under it, apart.
+    for (int i = 0; i < 30; ++i) {
+        model.addActivity(QStringLiteral("sdb"), (i % 10) * 20e6);
+    }
+    model.addActivity(QStringLiteral("sdb"), 123e6);
+    const auto row = delegate.layoutRow(option, usb);
+    REQUIRE_FALSE(row.graph.isEmpty());
+    REQUIRE_FALSE(row.rate.isEmpty());
+    CHECK_FALSE(row.graph.intersects(row.rate));
+    CHECK(row.rate.top() > row.graph.bottom());
+    CHECK(row.rateText == "123 MB/s");
+    CHECK(row.rate.bottom() <= row.second.bottom());
+    CHECK(column(usb).contains(row.graph));
+    const QImage busy = paintedRow(delegate, view, usb, QStyle::State_None);
+    CHECK(paintedIn(busy, row.graph) > 40);
+    // Nothing of the graph outside its box, so nothing of it under the rate's text.
+    QRect graphPixels;
+    for (int y = 0; y < busy.height(); ++y) {
+        for (int x = kTextLeft; x < busy.width(); ++x) {
+            const QColor c = busy.pixelColor(x, y);
+            if (c.blue() > c.red() + 40) { // the accent line and its fill
+                graphPixels |= QRect(x, y, 1, 1);
+            }
+        }
+    }
+    INFO("graph pixels " << graphPixels.left() << "," << graphPixels.top() << " .. "
+                         << graphPixels.right() << "," << graphPixels.bottom());
+    CHECK(row.graph.contains(graphPixels));
+    CHECK(paintedIn(busy, row.rate) > 10); // the rate is drawn
+}
+
+TEST_CASE_METHOD(DelegatedList, "drive rows have accessible names and descriptions") {
+    const QModelIndex nvme = model.index(0);
+    CHECK(nvme.data(Qt::AccessibleTextRole).toString() == nvme.data(Qt::DisplayRole).toString());
+    const QString system = nvme.data(Qt::AccessibleDescriptionRole).toString();
+    INFO(system.toStdString());
+    CHECK(system.contains("/dev/nvme0n1"));
+    CHECK(system.contains("NVMe"));
+    CHECK(system.contains(nvme.data(DriveListModel::CapacityRole).toString()));
+    CHECK(system.contains("system disk"));
+    CHECK(system.endsWith("idle"));
+
+    const QModelIndex lab = model.index(2);
+    CHECK(lab.data(Qt::AccessibleTextRole).toString() == "Lab drive demo");
+    CHECK(lab.data(Qt::AccessibleDescriptionRole).toString().contains("lab drive"));
+    model.addActivity(QStringLiteral("loop0"), 12.34e6);
+    CHECK(lab.data(Qt::AccessibleDescriptionRole).toString().endsWith("12 MB/s now"));
 }

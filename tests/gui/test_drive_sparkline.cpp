@@ -77,7 +77,8 @@ TEST_CASE("sparkline history is bounded and only changed rows repaint", "[perf]"
     const auto first = changes.takeFirst();
     CHECK(first.at(0).toModelIndex().row() == 1);
     CHECK(first.at(1).toModelIndex().row() == 1); // that row only
-    CHECK(first.at(2).value<QList<int>>() == QList<int>{DriveListModel::ActivityRole});
+    CHECK(first.at(2).value<QList<int>>() ==
+          QList<int>{DriveListModel::ActivityRole, Qt::AccessibleDescriptionRole});
 
     for (int i = 0; i < 500; ++i) {
         model.addActivity(QStringLiteral("sdb"), i);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/base/translate.h"
+
 namespace ssdk::maintenance::erase {
 
 std::string confirmationWord(const device::Device& device) {
@@ -10,7 +12,7 @@ std::string confirmationWord(const device::Device& device) {
 
 std::string identityLine(const device::Device& device) {
     return fmt::format("{}, serial {}, {} ({})", device.model.empty() ? device.name : device.model,
-                       device.serial.empty() ? "none" : device.serial, formatSi(device.size),
+                       device.serial.empty() ? "none" : device.serial, formatIec(device.size),
                        device.path);
 }
 
@@ -18,13 +20,16 @@ Expected<void> checkEraseGuards(const device::Device& device,
                                 const std::string& typedConfirmation) {
     if (device.holdsRootFilesystem()) {
         return fail(ErrorCode::PermissionDenied,
-                    device.path + " holds the running system's root filesystem; refusing to "
-                                  "erase it");
+                    trText("Maintenance",
+                           "{} holds the running system's root filesystem; refusing to "
+                           "erase it")
+                        .format(device.path));
     }
     std::string mounted;
     auto addMounts = [&](const std::vector<device::Mount>& mounts, const std::string& name) {
         for (const auto& mount : mounts) {
-            mounted += (mounted.empty() ? "" : ", ") + name + " at " + mount.mountPoint;
+            mounted += (mounted.empty() ? "" : ", ") +
+                       trText("Maintenance", "{} at {}").format(name, mount.mountPoint);
         }
     };
     addMounts(device.mounts, device.name);
@@ -35,24 +40,29 @@ Expected<void> checkEraseGuards(const device::Device& device,
     for (const auto& partition : device.partitions) {
         addMounts(partition.mounts, partition.name);
         for (const auto& holder : partition.holders) {
-            held += (held.empty() ? "" : ", ") + holder.displayName + " on " + partition.name;
+            held += (held.empty() ? "" : ", ") +
+                    trText("Maintenance", "{} on {}").format(holder.displayName, partition.name);
         }
     }
     if (!mounted.empty()) {
         return fail(ErrorCode::Busy,
-                    device.path + " is in use: mounted " + mounted + "; unmount it first");
+                    trText("Maintenance", "{} is in use: mounted {}; unmount it first")
+                        .format(device.path, mounted));
     }
     if (!held.empty()) {
-        return fail(ErrorCode::Busy, device.path + " is in use by " + held + "; close those first");
+        return fail(ErrorCode::Busy, trText("Maintenance", "{} is in use by {}; close those first")
+                                         .format(device.path, held));
     }
     if (device.readOnly) {
-        return fail(ErrorCode::PermissionDenied, device.path + " is read-only");
+        return fail(ErrorCode::PermissionDenied,
+                    trText("Maintenance", "{} is read-only").format(device.path));
     }
     if (typedConfirmation != confirmationWord(device)) {
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("the confirmation '{}' does not match the model '{}': nothing "
-                                "was erased",
-                                typedConfirmation, confirmationWord(device)));
+                    trText("Maintenance",
+                           "the confirmation '{}' does not match the model '{}': nothing "
+                           "was erased")
+                        .format(typedConfirmation, confirmationWord(device)));
     }
     return {};
 }

@@ -16,6 +16,20 @@ TEST_CASE("formatSi and formatIec use three significant digits", "[bytes]") {
     CHECK(ssdk::formatSi(Bytes(UINT64_MAX)) == "18.4 EB");
 }
 
+TEST_CASE("formatSi and formatIec round to what they print, across digits and units", "[bytes]") {
+    // 1023.6 MiB rounds to 1024 MiB, which is the next unit.
+    CHECK(ssdk::formatIec(Bytes::mib(1023) + Bytes::kib(615)) == "1.00 GiB");
+    CHECK(ssdk::formatIec(Bytes::mib(1023) + Bytes::kib(400)) == "1023 MiB");
+    CHECK(ssdk::formatSi(Bytes(999'600)) == "1.00 MB");
+    CHECK(ssdk::formatSi(Bytes(999'400)) == "999 kB");
+    // 99.96 and 9.996 keep three significant digits once rounded.
+    CHECK(ssdk::formatSi(Bytes(99'960'000)) == "100 MB");
+    CHECK(ssdk::formatSi(Bytes(99'940'000)) == "99.9 MB");
+    CHECK(ssdk::formatSi(Bytes(9'996'000)) == "10.0 MB");
+    CHECK(ssdk::formatSi(Bytes(9'994'000)) == "9.99 MB");
+    CHECK(ssdk::formatIec(Bytes(1023)) == "1023 B");
+}
+
 TEST_CASE("parseSize follows truncate for bare suffixes and SI for kB…PB", "[bytes]") {
     CHECK(ssdk::parseSize("8G").value() == Bytes::gib(8));
     CHECK(ssdk::parseSize("8GiB").value() == Bytes::gib(8));
