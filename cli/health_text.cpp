@@ -28,6 +28,20 @@ std::string counter(const std::optional<smart::UInt128>& value) {
 
 } // namespace
 
+// "5 hours", "17 days", "2.1 years": the GUI's figures (smart::friendlyDuration).
+std::string durationText(double hours) {
+    const auto duration = smart::friendlyDuration(hours);
+    switch (duration.unit) {
+    case smart::FriendlyDuration::Unit::Hours:
+        return fmt::format("{:.0f} {}", duration.value, duration.value == 1 ? "hour" : "hours");
+    case smart::FriendlyDuration::Unit::Days:
+        return fmt::format("{:.0f} {}", duration.value, duration.value == 1 ? "day" : "days");
+    case smart::FriendlyDuration::Unit::Years:
+        break;
+    }
+    return fmt::format("{:.1f} years", duration.value);
+}
+
 std::string formatSelfTest(const smart::DriveHealth& health) {
     if (!health.report || !health.report->selfTest) {
         return "Self-test: no self-test information\n";
@@ -69,7 +83,7 @@ std::string formatDriveHealth(const smart::DriveHealth& health) {
             report->serial.empty() ? "unknown" : report->serial,
             report->firmware.empty() ? "unknown" : report->firmware,
             smart::toString(report->protocol),
-            report->capacityBytes ? ", " + formatSi(Bytes(*report->capacityBytes)) : std::string(),
+            report->capacityBytes ? ", " + formatIec(Bytes(*report->capacityBytes)) : std::string(),
             report->isSsd ? (*report->isSsd ? ", SSD" : ", rotating disk") : std::string());
     } else {
         out += health.device + "\n";
@@ -97,8 +111,8 @@ std::string formatDriveHealth(const smart::DriveHealth& health) {
         out += "\n";
     }
     if (derived.powerOnHours) {
-        out += fmt::format("Power-on time:    {} h ({:.1f} days)", *derived.powerOnHours,
-                           static_cast<double>(*derived.powerOnHours) / 24.0);
+        out += fmt::format("Power-on time:    {} h ({})", *derived.powerOnHours,
+                           durationText(static_cast<double>(*derived.powerOnHours)));
         if (derived.powerCycles) {
             out += fmt::format(", {} power cycles", *derived.powerCycles);
         }
@@ -112,8 +126,8 @@ std::string formatDriveHealth(const smart::DriveHealth& health) {
         out +=
             fmt::format("Life used:        {} % ({})", *derived.percentageUsed, derived.wearSource);
         if (derived.remainingLifeDays) {
-            out += fmt::format(", about {:.0f} days left at the wear rate so far",
-                               *derived.remainingLifeDays);
+            out += fmt::format(", about {} left at the wear rate so far",
+                               durationText(*derived.remainingLifeDays * 24));
         }
         out += "\n";
     }

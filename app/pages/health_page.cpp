@@ -1,5 +1,8 @@
 #include "app/pages/health_page.h"
 
+#include <chrono>
+#include <utility>
+
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFrame>
@@ -46,27 +49,28 @@ struct VerdictStyle {
 VerdictStyle verdictStyle(smart::Verdict verdict) {
     switch (verdict) {
     case smart::Verdict::Good:
-        return {QObject::tr("GOOD"), QStringLiteral("#166534"), QStringLiteral("#dcfce7")};
+        return {QObject::tr("GOOD"), theme::kGoodText.name(), theme::kGoodBackground.name()};
     case smart::Verdict::Caution:
-        return {QObject::tr("CAUTION"), QStringLiteral("#92400e"), QStringLiteral("#fef3c7")};
+        return {QObject::tr("CAUTION"), theme::kCautionText.name(),
+                theme::kCautionBackground.name()};
     case smart::Verdict::Bad:
-        return {QObject::tr("BAD"), QStringLiteral("#991b1b"), QStringLiteral("#fee2e2")};
+        return {QObject::tr("BAD"), theme::kBadText.name(), theme::kBadBackground.name()};
     case smart::Verdict::Unknown:
         break;
     }
-    return {QObject::tr("UNKNOWN"), QStringLiteral("#374151"), QStringLiteral("#e5e7eb")};
+    return {QObject::tr("UNKNOWN"), theme::kNeutralText.name(), theme::kNeutralBackground.name()};
 }
 
 QString severityColor(smart::Severity severity) {
     switch (severity) {
     case smart::Severity::Bad:
-        return QStringLiteral("#b91c1c");
+        return theme::kError.name();
     case smart::Severity::Caution:
-        return QStringLiteral("#b45309");
+        return theme::kWarning.name();
     case smart::Severity::Info:
         break;
     }
-    return QStringLiteral("#5f6773");
+    return theme::kMutedText.name();
 }
 
 // A card: a small title, a big value and a muted note under it.
@@ -80,6 +84,7 @@ QFrame* makeCard(const QString& title, QLabel*& value, QLabel*& note, const char
     value = makeLabel(QStringLiteral("—"), "title", name);
     layout->addWidget(value);
     note = makeLabel(QString(), "muted");
+    note->setObjectName(QString::fromLatin1(name) + QStringLiteral("Note"));
     note->setWordWrap(true);
     layout->addWidget(note);
     layout->addStretch();
@@ -109,11 +114,19 @@ HealthPage::HealthPage(std::shared_ptr<HealthBackend> backend, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(16, 14, 16, 14);
     layout->setSpacing(12);
+    layout->addWidget(buildBanner());
     layout->addWidget(buildHeader());
     layout->addWidget(buildCards());
     layout->addWidget(buildDetails(), 1);
 
     connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &HealthPage::finished);
+    connect(&m_saveWatcher, &QFutureWatcher<QString>::finished, this, [this] {
+        const QString error = m_saveWatcher.result();
+        const QString file = std::exchange(m_savingTo, QString());
+        m_status->setText(error.isEmpty() ? tr("Saved %1").arg(QFileInfo(file).fileName()) : error);
+        updateButtons();
+        emit reportSaved(file, error);
+    });
     m_selfTestPoll.setInterval(kSelfTestPollMs);
     connect(&m_selfTestPoll, &QTimer::timeout, this, [this] {
         if (!m_busy && !m_showingReplay) {
@@ -125,6 +138,27 @@ HealthPage::HealthPage(std::shared_ptr<HealthBackend> backend, QWidget* parent)
 
 HealthPage::~HealthPage() {
     m_watcher.waitForFinished();
+    m_saveWatcher.waitForFinished();
+}
+
+QWidget* HealthPage::buildBanner() {
+    m_reportBanner = new QFrame;
+    m_reportBanner->setObjectName(QStringLiteral("health.reportBanner"));
+    m_reportBanner->setProperty("role", QStringLiteral("reportBanner"));
+    auto* layout = new QHBoxLayout(m_reportBanner);
+    layout->setContentsMargins(14, 8, 10, 8);
+    m_reportBannerText = new QLabel;
+    m_reportBannerText->setObjectName(QStringLiteral("health.reportBannerText"));
+    m_reportBannerText->setWordWrap(true);
+    m_reportBannerText->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    layout->addWidget(m_reportBannerText, 1);
+    auto* close = new QPushButton(tr("Close report"));
+    close->setObjectName(QStringLiteral("health.closeReport"));
+    close->setToolTip(tr("Show the selected drive again"));
+    connect(close, &QPushButton::clicked, this, &HealthPage::closeReport);
+    layout->addWidget(close, 0, Qt::AlignVCenter);
+    m_reportBanner->setVisible(false);
+    return m_reportBanner;
 }
 
 QWidget* HealthPage::buildHeader() {
@@ -159,12 +193,14 @@ QWidget* HealthPage::buildHeader() {
     header->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
     layout->addWidget(m_reasons);
 
-    auto* buttons = new QHBoxLayout;
     m_refresh = new QPushButton(tr("Refresh"));
     m_refresh->setObjectName(QStringLiteral("health.refresh"));
     m_openReport = new QPushButton(tr("Open report…"));
     m_openReport->setObjectName(QStringLiteral("health.openReport"));
     m_openReport->setToolTip(tr("Open a saved smartctl JSON report or libatasmart blob"));
+    m_saveReport = new QPushButton(tr("Save report…"));
+    m_saveReport->setObjectName(QStringLiteral("health.saveReport"));
+    m_saveReport->setToolTip(tr("Save this reading of the drive, to open it later or elsewhere"));
     m_shortTest = new QPushButton(tr("Short self-test"));
     m_shortTest->setObjectName(QStringLiteral("health.shortTest"));
     m_longTest = new QPushButton(tr("Extended self-test"));
@@ -173,30 +209,39 @@ QWidget* HealthPage::buildHeader() {
     m_abortTest->setObjectName(QStringLiteral("health.abortTest"));
     connect(m_refresh, &QPushButton::clicked, this, &HealthPage::refresh);
     connect(m_openReport, &QPushButton::clicked, this, &HealthPage::chooseReport);
+    connect(m_saveReport, &QPushButton::clicked, this, &HealthPage::chooseSaveFile);
     connect(m_shortTest, &QPushButton::clicked, this,
             [this] { startSelfTest(smart::SelfTestAction::Short); });
     connect(m_longTest, &QPushButton::clicked, this,
             [this] { startSelfTest(smart::SelfTestAction::Long); });
     connect(m_abortTest, &QPushButton::clicked, this,
             [this] { startSelfTest(smart::SelfTestAction::Abort); });
-    buttons->addWidget(m_refresh);
-    buttons->addWidget(m_openReport);
-    buttons->addSpacing(16);
-    buttons->addWidget(m_shortTest);
-    buttons->addWidget(m_longTest);
-    buttons->addWidget(m_abortTest);
+    // Two rows, so the page fits beside the drive list in a 1024-wide window: the reading
+    // (refresh, reports, when it was read), then the self-tests and what they say.
+    auto* reading = new QHBoxLayout;
+    reading->addWidget(m_refresh);
+    reading->addWidget(m_openReport);
+    reading->addWidget(m_saveReport);
+    reading->addStretch();
+    m_readTime = makeLabel(QString(), "muted", "health.readTime");
+    reading->addWidget(m_readTime);
+    layout->addLayout(reading);
+
+    auto* selfTests = new QHBoxLayout;
+    selfTests->addWidget(m_shortTest);
+    selfTests->addWidget(m_longTest);
+    selfTests->addWidget(m_abortTest);
     m_selfTestProgress = new QProgressBar;
     m_selfTestProgress->setObjectName(QStringLiteral("health.selfTestProgress"));
     m_selfTestProgress->setRange(0, 100);
     m_selfTestProgress->setMaximumWidth(160);
     m_selfTestProgress->setVisible(false);
-    buttons->addWidget(m_selfTestProgress);
-    buttons->addStretch();
+    selfTests->addWidget(m_selfTestProgress);
     m_status = makeLabel(QString(), "muted", "health.status");
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_status->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    buttons->addWidget(m_status);
-    layout->addLayout(buttons);
+    selfTests->addWidget(m_status, 1);
+    layout->addLayout(selfTests);
     return header;
 }
 
@@ -226,6 +271,7 @@ QWidget* HealthPage::buildDetails() {
     m_attributeProxy->setSortRole(kSortRole);
     m_attributes = new QTableView;
     m_attributes->setObjectName(QStringLiteral("health.attributes"));
+    m_attributes->setAccessibleName(tr("SMART attributes"));
     m_attributes->setModel(m_attributeProxy);
     m_attributes->setSortingEnabled(true);
     m_attributes->sortByColumn(0, Qt::AscendingOrder);
@@ -266,10 +312,11 @@ void HealthPage::setDevice(const device::Device* device) {
     } else {
         m_device = *device;
     }
-    if (same && !m_showingReplay) {
+    if (same) {
         updateButtons();
-        return; // a rescan: the health does not change with it
+        return; // a rescan: the health does not change with it (nor leaves an opened report)
     }
+    m_raw.reset(); // another drive: the last one's reading is not its to save
     if (m_device) {
         refresh();
     } else {
@@ -287,6 +334,77 @@ void HealthPage::refresh() {
         tr("Reading %1…").arg(toQString(device.path)));
 }
 
+void HealthPage::closeReport() {
+    if (!m_showingReplay) {
+        return;
+    }
+    if (m_device) {
+        refresh();
+        return;
+    }
+    // No drive to go back to: nothing is shown.
+    ++m_generation;
+    m_showingReplay = false;
+    m_shown.reset();
+    m_raw.reset();
+    m_reportBanner->setVisible(false);
+    m_readTime->clear();
+    m_status->clear();
+    m_verdict->clear();
+    m_verdict->setStyleSheet(QString());
+    m_reasons->clear();
+    m_title->setText(tr("Drive health"));
+    m_subtitle->clear();
+    for (QLabel* value : {m_temperature, m_life, m_writes, m_powerOn}) {
+        value->setText(QStringLiteral("—"));
+    }
+    for (QLabel* note : {m_temperatureNote, m_lifeNote, m_writesNote, m_powerOnNote}) {
+        note->clear();
+    }
+    showAttributes(nullptr);
+    showNvme(nullptr);
+    showSelfTest(nullptr);
+    updateButtons();
+}
+
+bool HealthPage::canSaveReport() const {
+    return !m_busy && !m_showingReplay && m_raw.has_value() && m_savingTo.isEmpty();
+}
+
+void HealthPage::chooseSaveFile() {
+    if (!canSaveReport()) {
+        return;
+    }
+    const bool json = m_raw->format == smart::RawReport::Format::SmartctlJson;
+    const QString base =
+        m_device ? toQString(m_device->labName.value_or(m_device->name)) : QStringLiteral("drive");
+    const QString suggested =
+        QStringLiteral("%1-%2.%3")
+            .arg(base, QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")),
+                 json ? QStringLiteral("json") : QStringLiteral("bin"));
+    const QString file = QFileDialog::getSaveFileName(this, tr("Save SMART report"), suggested,
+                                                      json ? tr("smartctl JSON (*.json)")
+                                                           : tr("libatasmart blob (*.bin)"));
+    if (!file.isEmpty()) {
+        saveReport(file);
+    }
+}
+
+void HealthPage::saveReport(const QString& file) {
+    if (!canSaveReport()) {
+        emit reportSaved(file, tr("There is no reading of the drive to save."));
+        return;
+    }
+    m_savingTo = file;
+    m_status->setText(tr("Saving %1…").arg(QFileInfo(file).fileName()));
+    updateButtons();
+    m_saveWatcher.setFuture(QtConcurrent::run(
+        [raw = *m_raw, path = std::filesystem::path(file.toStdString())]() -> QString {
+            auto saved = saveRawReport(path, raw);
+            return saved ? QString() : toQString(saved.error().describe());
+        }));
+}
+
 void HealthPage::chooseReport() {
     const QString file =
         QFileDialog::getOpenFileName(this, tr("Open SMART report"), QString(),
@@ -298,8 +416,12 @@ void HealthPage::chooseReport() {
 
 void HealthPage::openReport(const QString& file) {
     m_showingReplay = true;
-    run([backend = m_backend, path = std::filesystem::path(
-                                  file.toStdString())] { return outcomeOf(backend->load(path)); },
+    run(
+        [backend = m_backend, file, path = std::filesystem::path(file.toStdString())] {
+            Outcome outcome = outcomeOf(backend->load(path));
+            outcome.reportFile = file;
+            return outcome;
+        },
         tr("Opening %1…").arg(QFileInfo(file).fileName()));
 }
 
@@ -325,15 +447,19 @@ void HealthPage::startSelfTest(smart::SelfTestAction action) {
             : tr("Starting a %1 self-test…").arg(toQString(std::string(toString(action)))));
 }
 
-HealthPage::Outcome HealthPage::outcomeOf(Expected<smart::DriveHealth> health,
-                                          bool selfTestRequest) {
+HealthPage::Outcome HealthPage::outcomeOf(Expected<HealthReading> reading, bool selfTestRequest) {
     Outcome outcome;
     outcome.selfTestRequest = selfTestRequest;
-    outcome.ok = health.has_value();
-    if (health) {
-        outcome.health = std::move(*health);
+    outcome.ok = reading.has_value();
+    if (reading) {
+        outcome.health = std::move(reading->health);
+        outcome.raw = std::move(reading->raw);
+        outcome.readAt =
+            QDateTime::fromMSecsSinceEpoch(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                               reading->readAt.time_since_epoch())
+                                               .count());
     } else {
-        outcome.error = toQString(health.error().describe());
+        outcome.error = toQString(reading.error().describe());
     }
     return outcome;
 }
@@ -360,6 +486,17 @@ void HealthPage::finished() {
         updateButtons();
         return;
     }
+    const bool report = !outcome.reportFile.isEmpty();
+    m_showingReplay = report;
+    showReportBanner(outcome);
+    if (!report) {
+        // A reading of the drive (or its error) replaces the last one, raw report included.
+        m_raw = outcome.raw;
+    }
+    m_readTime->setText(
+        outcome.readAt.isValid()
+            ? tr("Read %1").arg(readingTimeText(outcome.readAt, QDateTime::currentDateTime()))
+            : QString());
     if (outcome.ok && outcome.health) {
         m_status->setText(outcome.error);
         display(*outcome.health);
@@ -367,13 +504,31 @@ void HealthPage::finished() {
         m_status->setText(QString());
         m_verdict->setText(tr("ERROR"));
         m_verdict->setStyleSheet(
-            QStringLiteral("QLabel { color: #991b1b; background: #fee2e2; border-radius: 12px; "
-                           "padding: 6px 14px; font-weight: 700; font-size: 13pt; }"));
-        m_reasons->setText(QStringLiteral("<span style='color:#b91c1c'>%1</span>")
-                               .arg(outcome.error.toHtmlEscaped()));
+            QStringLiteral("QLabel { color: %1; background: %2; border-radius: 12px; "
+                           "padding: 6px 14px; font-weight: 700; font-size: 13pt; }")
+                .arg(theme::kBadText.name(), theme::kBadBackground.name()));
+        m_reasons->setText(QStringLiteral("<span style='color:%1'>%2</span>")
+                               .arg(theme::kError.name(), outcome.error.toHtmlEscaped()));
     }
     updateButtons();
     emit healthShown();
+}
+
+void HealthPage::showReportBanner(const Outcome& outcome) {
+    if (outcome.reportFile.isEmpty()) {
+        m_reportBanner->setVisible(false);
+        return;
+    }
+    const QString name = QFileInfo(outcome.reportFile).fileName().toHtmlEscaped();
+    m_reportBannerText->setText(
+        outcome.ok ? tr("Showing the report <b>%1</b>, read %2 — not the selected drive.")
+                         .arg(name, readingTimeText(outcome.readAt, QDateTime::currentDateTime()))
+                   : tr("The report <b>%1</b> could not be opened.").arg(name));
+    m_reportBanner->setStyleSheet(
+        QStringLiteral("QFrame[role=\"reportBanner\"] { background: %1; border: 1px solid %2; "
+                       "border-radius: 8px; }")
+            .arg(theme::kSelection.name(), theme::kAccent.name()));
+    m_reportBanner->setVisible(true);
 }
 
 void HealthPage::display(const smart::DriveHealth& health) {
@@ -396,7 +551,7 @@ void HealthPage::display(const smart::DriveHealth& health) {
             parts << tr("firmware %1").arg(toQString(report->firmware));
         }
         if (report->capacityBytes) {
-            parts << toQString(formatSi(Bytes(*report->capacityBytes)));
+            parts << toQString(formatIec(Bytes(*report->capacityBytes)));
         }
         parts << tr("via %1").arg(toQString(std::string(smart::toString(report->source))));
         m_subtitle->setText(parts.join(QStringLiteral(" · ")));
@@ -416,8 +571,8 @@ void HealthPage::display(const smart::DriveHealth& health) {
     }
     if (report != nullptr) {
         for (const auto& warning : report->warnings) {
-            lines << QStringLiteral("<span style='color:#5f6773'>⚠ %1</span>")
-                         .arg(toQString(warning).toHtmlEscaped());
+            lines << QStringLiteral("<span style='color:%1'>⚠ %2</span>")
+                         .arg(theme::kMutedText.name(), toQString(warning).toHtmlEscaped());
         }
     }
     m_reasons->setText(lines.join(QStringLiteral("<br>")));
@@ -444,8 +599,8 @@ void HealthPage::display(const smart::DriveHealth& health) {
         QString note =
             tr("%1 % used (%2)").arg(*derived.percentageUsed).arg(toQString(derived.wearSource));
         if (derived.remainingLifeDays) {
-            note += tr("; about %1 years left at this rate")
-                        .arg(*derived.remainingLifeDays / 365.0, 0, 'f', 1);
+            note += tr("; about %1 left at this rate")
+                        .arg(durationText(*derived.remainingLifeDays * 24));
         }
         m_lifeNote->setText(note);
     } else {
@@ -463,8 +618,7 @@ void HealthPage::display(const smart::DriveHealth& health) {
     }
     if (derived.powerOnHours) {
         m_powerOn->setText(tr("%1 h").arg(*derived.powerOnHours));
-        QString note =
-            tr("%1 days").arg(static_cast<double>(*derived.powerOnHours) / 24.0, 0, 'f', 1);
+        QString note = durationText(static_cast<double>(*derived.powerOnHours));
         if (derived.powerCycles) {
             note += tr(", %1 power cycles").arg(*derived.powerCycles);
         }
@@ -509,7 +663,7 @@ void HealthPage::showAttributes(const smart::SmartReport* report) {
                                                  : 0)};
         if (attribute.failingNow || attribute.failedInPast) {
             const QColor background =
-                attribute.failingNow ? QColor(0xfe, 0xe2, 0xe2) : QColor(0xfe, 0xf3, 0xc7);
+                attribute.failingNow ? theme::kBadBackground : theme::kCautionBackground;
             for (auto* cell : row) {
                 cell->setBackground(background);
                 cell->setToolTip(attribute.failingNow
@@ -563,7 +717,7 @@ void HealthPage::showNvme(const smart::SmartReport* report) {
         m_nvme->setItem(i, 0, new QTableWidgetItem(rows[i].first));
         auto* value = new QTableWidgetItem(rows[i].second);
         if (i == 0 && nvme.criticalWarning != 0) {
-            value->setForeground(QColor(0xb9, 0x1c, 0x1c));
+            value->setForeground(theme::kError);
         }
         m_nvme->setItem(i, 1, value);
     }
@@ -600,7 +754,7 @@ void HealthPage::showSelfTest(const smart::SmartReport* report) {
         m_selfTestLog->setItem(i, 0, new QTableWidgetItem(toQString(entry.type)));
         auto* result = new QTableWidgetItem(toQString(entry.status));
         if (!entry.passed) {
-            result->setForeground(QColor(0xb9, 0x1c, 0x1c));
+            result->setForeground(theme::kError);
         }
         m_selfTestLog->setItem(i, 1, result);
         m_selfTestLog->setItem(i, 2, new QTableWidgetItem(orDash(entry.lifetimeHours)));
@@ -614,6 +768,7 @@ void HealthPage::updateButtons() {
         hasSmart && m_shown->report->selfTest && m_shown->report->selfTest->running;
     m_refresh->setEnabled(!m_busy && m_device.has_value());
     m_openReport->setEnabled(!m_busy);
+    m_saveReport->setEnabled(!m_busy && canSaveReport());
     m_shortTest->setEnabled(!m_busy && live && hasSmart && !running);
     m_longTest->setEnabled(!m_busy && live && hasSmart && !running);
     m_abortTest->setEnabled(!m_busy && live && running);

@@ -3,14 +3,17 @@
 #include <memory>
 #include <optional>
 
+#include <QDateTime>
 #include <QFutureWatcher>
 #include <QString>
 #include <QTimer>
 
+#include "app/health_backend.h"
 #include "app/pages/device_page.h"
 #include "core/smart/health_json.h"
 #include "core/smart/selftest.h"
 
+class QFrame;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -22,15 +25,17 @@ class QTableWidget;
 
 namespace ssdk::app {
 
-class HealthBackend;
-
 // Drive health: a verdict badge with the reasons in words, cards for temperature, life
 // remaining, host writes and power-on time, the ATA attribute table (sortable, failing rows
 // marked), the NVMe health log, self-tests with progress, and "Open report…" for saved
-// smartctl JSON / libatasmart blobs. All reading happens on a pool thread.
+// smartctl JSON / libatasmart blobs, "Save report…" of the drive's last reading in the same
+// format. An opened report is shown under a banner naming the file (never as the selected
+// drive) until Close goes back to the drive. All reading and saving happens on a pool thread.
 // Object names for tests: "health.verdict", "health.reasons", "health.temperature",
-// "health.life", "health.writes", "health.powerOn", "health.attributes", "health.nvme",
-// "health.selfTestLog", "health.status", buttons "health.refresh", "health.openReport",
+// "health.life", "health.writes", "health.powerOn", "health.powerOnNote",
+// "health.lifeNote", "health.readTime", "health.reportBanner", "health.reportBannerText",
+// "health.attributes", "health.nvme", "health.selfTestLog", "health.status", buttons
+// "health.refresh", "health.openReport", "health.saveReport", "health.closeReport",
 // "health.shortTest", "health.longTest", "health.abortTest".
 class HealthPage : public DevicePage {
     Q_OBJECT
@@ -45,6 +50,14 @@ public:
     void refresh();
     // Loads a saved report off the GUI thread (what "Open report…" does after its dialog).
     void openReport(const QString& file);
+    // Leaves an opened report for the selected drive's own reading.
+    void closeReport();
+    // Saves the raw report of the drive's last reading off the GUI thread (what "Save
+    // report…" does after its dialog); reportSaved tells how it went.
+    void saveReport(const QString& file);
+    bool canSaveReport() const;
+    // True while an opened report is shown instead of the selected drive.
+    bool showingReport() const { return m_showingReplay; }
     void startSelfTest(smart::SelfTestAction action);
 
     // What is shown now (for tests): nullopt before the first result.
@@ -53,6 +66,8 @@ public:
 signals:
     // Emitted after each result is shown (or its error).
     void healthShown();
+    // After saveReport: error is empty when the file was written.
+    void reportSaved(const QString& file, const QString& error);
 
 private:
     struct Outcome {
@@ -60,14 +75,18 @@ private:
         bool ok = false;
         QString error;
         std::optional<smart::DriveHealth> health;
+        std::optional<smart::RawReport> raw;
+        QDateTime readAt;
+        QString reportFile; // set when this is an opened report
         bool selfTestRequest = false;
     };
 
+    QWidget* buildBanner();
     QWidget* buildHeader();
     QWidget* buildCards();
     QWidget* buildDetails();
     // What a finished read or load shows: the health, or the error in words.
-    static Outcome outcomeOf(Expected<smart::DriveHealth> health, bool selfTestRequest = false);
+    static Outcome outcomeOf(Expected<HealthReading> reading, bool selfTestRequest = false);
     void run(std::function<Outcome()> work, const QString& busyText);
     void finished();
     void display(const smart::DriveHealth& health);
@@ -76,11 +95,17 @@ private:
     void showSelfTest(const smart::SmartReport* report);
     void updateButtons();
     void chooseReport();
+    void chooseSaveFile();
+    void showReportBanner(const Outcome& outcome);
 
     std::shared_ptr<HealthBackend> m_backend;
     std::optional<device::Device> m_device;
     std::optional<smart::DriveHealth> m_shown;
+    // The raw report of the drive's last reading: what "Save report…" writes.
+    std::optional<smart::RawReport> m_raw;
     QFutureWatcher<Outcome> m_watcher;
+    QFutureWatcher<QString> m_saveWatcher;
+    QString m_savingTo;
     quint64 m_generation = 0;
     bool m_busy = false;
     bool m_showingReplay = false;
@@ -91,6 +116,9 @@ private:
     QLabel* m_verdict = nullptr;
     QLabel* m_reasons = nullptr;
     QLabel* m_status = nullptr;
+    QLabel* m_readTime = nullptr;
+    QFrame* m_reportBanner = nullptr;
+    QLabel* m_reportBannerText = nullptr;
     QLabel* m_temperature = nullptr;
     QLabel* m_temperatureNote = nullptr;
     QLabel* m_life = nullptr;
@@ -101,6 +129,7 @@ private:
     QLabel* m_powerOnNote = nullptr;
     QPushButton* m_refresh = nullptr;
     QPushButton* m_openReport = nullptr;
+    QPushButton* m_saveReport = nullptr;
     QPushButton* m_shortTest = nullptr;
     QPushButton* m_longTest = nullptr;
     QPushButton* m_abortTest = nullptr;

@@ -1,5 +1,7 @@
 #include "core/smart/health_json.h"
 
+#include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 
 #include "core/base/bytes.h"
@@ -81,9 +83,22 @@ Json selfTestJson(const SelfTestState& state) {
 
 std::string formatByteCount(const UInt128& bytes) {
     if (bytes.fitsIn64()) {
-        return formatSi(Bytes(bytes.low()));
+        return formatIec(Bytes(bytes.low()));
     }
-    return fmt::format("{:.3g} EB", bytes.toDouble() / 1e18);
+    return fmt::format("{:.3g} EiB", bytes.toDouble() / 0x1p60);
+}
+
+FriendlyDuration friendlyDuration(double hours) {
+    constexpr double kHoursPerDay = 24;
+    constexpr double kHoursPerYear = 365 * kHoursPerDay;
+    const double positive = std::max(0.0, hours);
+    if (std::round(positive) < 2 * kHoursPerDay) {
+        return {FriendlyDuration::Unit::Hours, std::round(positive)};
+    }
+    if (std::round(positive / kHoursPerDay) < 365) {
+        return {FriendlyDuration::Unit::Days, std::round(positive / kHoursPerDay)};
+    }
+    return {FriendlyDuration::Unit::Years, std::round(positive / kHoursPerYear * 10) / 10};
 }
 
 Json counterJson(const UInt128& value) {

@@ -33,8 +33,18 @@ DriveHealth makeDriveHealth(std::string device, SmartReport report,
 DriveHealth makeNoSmartHealth(std::string device, const std::string& why);
 
 Json toJson(const DriveHealth& health);
-// A 128-bit byte count for people: "12.3 TB" (powers of 1000, as drives are sold).
+// A 128-bit byte count for people, in the binary units every size in SSD Keeper uses: "11.2 TiB".
 std::string formatByteCount(const UInt128& bytes);
+
+// A span of time for people, in the one unit every view of it uses: whole hours below two days,
+// whole days below a year, else years with one decimal (a year is 365 days). The GUI and the
+// CLI word it each their own way from these figures, so they always agree.
+struct FriendlyDuration {
+    enum class Unit { Hours, Days, Years };
+    Unit unit = Unit::Hours;
+    double value = 0; // rounded: to whole hours or days, years to one decimal
+};
+FriendlyDuration friendlyDuration(double hours);
 
 // A 128-bit counter as a JSON number when exact in a double (< 2^53), else a decimal string.
 Json counterJson(const UInt128& value);

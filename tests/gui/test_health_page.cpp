@@ -2,6 +2,7 @@
 // the real widgets show real data. With SSDK_SCREENSHOT_DIR set, each state is also saved
 // as a PNG there (docs/screenshots/health-*.png were made so).
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <mutex>
 
 #include <QLabel>
@@ -11,8 +12,10 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
+#include "app/device_text.h"
 #include "app/health_backend.h"
 #include "app/pages/health_page.h"
 #include "core/smart/report_loader.h"
@@ -34,9 +37,12 @@ public:
     std::optional<smart::SelfTestState> selfTestOverride;
     std::vector<smart::SelfTestAction> selfTests;
 
-    Expected<smart::DriveHealth> read(const device::Device& device) override {
+    Expected<HealthReading> read(const device::Device& device) override {
+        const auto now = std::chrono::system_clock::now();
         if (device.isLab()) {
-            return smart::makeNoSmartHealth(device.path, device.path + " is a loop device");
+            return HealthReading{
+                smart::makeNoSmartHealth(device.path, device.path + " is a loop device"),
+                std::nullopt, now};
         }
         auto it = reports.find(device.path);
         if (it == reports.end()) {
@@ -49,14 +55,21 @@ public:
         if (selfTestOverride) {
             report->selfTest = selfTestOverride;
         }
-        return smart::makeDriveHealth(device.path, *report);
+        // The raw bytes as the drive gave them: the recording itself.
+        std::ifstream stream(it->second, std::ios::binary);
+        smart::RawReport raw;
+        raw.format = it->second.extension() == ".json" ? smart::RawReport::Format::SmartctlJson
+                                                       : smart::RawReport::Format::AtasmartBlob;
+        raw.bytes.assign(std::istreambuf_iterator<char>(stream), {});
+        return HealthReading{smart::makeDriveHealth(device.path, *report), std::move(raw), now};
     }
-    Expected<smart::DriveHealth> load(const std::filesystem::path& file) override {
+    Expected<HealthReading> load(const std::filesystem::path& file) override {
         auto report = smart::loadSavedReport(file);
         if (!report) {
             return std::unexpected(report.error());
         }
-        return smart::makeDriveHealth(file.filename().string(), *report);
+        return HealthReading{smart::makeDriveHealth(file.filename().string(), *report),
+                             std::nullopt, reportTime(file)};
     }
     Expected<void> selfTest(const device::Device&, smart::SelfTestAction action) override {
         selfTests.push_back(action);
@@ -118,7 +131,7 @@ TEST_CASE_METHOD(ShownHealthPage,
     CHECK(reasons.contains("volatile memory backup device has failed"));
     CHECK(child<QLabel>(page, "health.temperature")->text() == "40 °C");
     CHECK(child<QLabel>(page, "health.life")->text() == "100 %");
-    CHECK(child<QLabel>(page, "health.writes")->text() == "75.5 TB");
+    CHECK(child<QLabel>(page, "health.writes")->text() == "68.7 TiB"); // 75.5 TB
     CHECK(child<QLabel>(page, "health.powerOn")->text() == "18376 h");
     auto* nvmeTable = child<QTableWidget>(page, "health.nvme");
     REQUIRE(nvmeTable->rowCount() > 10);
@@ -217,4 +230,135 @@ TEST_CASE_METHOD(ShownHealthPage,
     child<QPushButton>(page, "health.abortTest")->click();
     waitShown(page, shown, 3);
     CHECK(backend->selfTests.back() == smart::SelfTestAction::Abort);
+}
+
+TEST_CASE_METHOD(ShownHealthPage,
+                 "an opened report is shown under a banner until Close returns to the drive") {
+    const auto nvme = test::nvmeSystemDisk();
+    backend->reports[nvme.path] = fixture("smartctl/nvme-null-CT250P2SSD8-nvme0.json");
+    page.setDevice(&nvme);
+    waitShown(page, shown);
+    auto* banner = child<QWidget>(page, "health.reportBanner");
+    CHECK_FALSE(banner->isVisible());
+    CHECK(child<QLabel>(page, "health.readTime")->text().startsWith("Read "));
+    const auto driveModel = page.shown()->report->model;
+
+    const auto file = fixture("atasmart/ST9100821AS--3.CME");
+    page.openReport(QString::fromStdString(file.string()));
+    waitShown(page, shown, 2);
+    CHECK(page.showingReport());
+    REQUIRE(banner->isVisible());
+    const QString text = child<QLabel>(page, "health.reportBannerText")->text();
+    CHECK(text.contains("ST9100821AS--3.CME"));
+    CHECK(text.contains("not the selected drive"));
+    CHECK(text.contains(readingTimeText(
+        QDateTime::fromMSecsSinceEpoch(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                           reportTime(file).time_since_epoch())
+                                           .count()),
+        QDateTime::currentDateTime())));
+    CHECK(page.shown()->report->model != driveModel);
+    // The report is not the drive: no self-tests, nothing of it to save as the drive's.
+    CHECK_FALSE(child<QPushButton>(page, "health.shortTest")->isEnabled());
+    CHECK_FALSE(child<QPushButton>(page, "health.saveReport")->isEnabled());
+    // A rescan of the same drive leaves the report up.
+    page.setDevice(&nvme);
+    CHECK(page.showingReport());
+    saveScreenshot(page, "health-report-banner.png");
+
+    child<QPushButton>(page, "health.closeReport")->click();
+    waitShown(page, shown, 3);
+    CHECK_FALSE(page.showingReport());
+    CHECK_FALSE(banner->isVisible());
+    CHECK(page.shown()->report->model == driveModel);
+    CHECK(child<QPushButton>(page, "health.shortTest")->isEnabled());
+}
+
+TEST_CASE_METHOD(ShownHealthPage,
+                 "Save report writes the drive's reading so that opening it shows the same") {
+    const auto nvme = test::nvmeSystemDisk();
+    backend->reports[nvme.path] =
+        fixture("smartctl/nvme-null-SAMSUNG_MZWLL3T2HAJQ-00005-nvme0.json");
+    page.setDevice(&nvme);
+    waitShown(page, shown);
+    REQUIRE(page.canSaveReport());
+    CHECK(child<QPushButton>(page, "health.saveReport")->isEnabled());
+    const auto live = *page.shown();
+
+    QTemporaryDir directory;
+    REQUIRE(directory.isValid());
+    const QString file = directory.filePath("saved.json");
+    QSignalSpy saved(&page, &HealthPage::reportSaved);
+    page.saveReport(file);
+    REQUIRE(saved.wait(10000));
+    CHECK(saved.front().at(0).toString() == file);
+    CHECK(saved.front().at(1).toString().isEmpty());
+
+    page.openReport(file);
+    waitShown(page, shown, 2);
+    REQUIRE(page.showingReport());
+    const auto& reopened = *page.shown();
+    REQUIRE(reopened.report);
+    CHECK(reopened.report->model == live.report->model);
+    CHECK(reopened.report->serial == live.report->serial);
+    REQUIRE(reopened.report->nvme);
+    CHECK(reopened.report->nvme->dataUnitsWritten == live.report->nvme->dataUnitsWritten);
+    CHECK(reopened.report->nvme->powerOnHours == live.report->nvme->powerOnHours);
+    CHECK(reopened.assessment.verdict == live.assessment.verdict);
+    CHECK(smart::toJson(reopened)["derived"] == smart::toJson(live)["derived"]);
+    CHECK(child<QLabel>(page, "health.powerOn")->text() == "18376 h");
+
+    // An ATA drive's attributes come back the same too.
+    auto sata = test::nvmeSystemDisk();
+    sata.name = "sdm";
+    sata.path = "/dev/sdm";
+    sata.bus = device::Bus::Sata;
+    backend->reports[sata.path] =
+        fixture("smartctl/sat-Dell_Certified_Intel_S3520_Series_SSDs-SSDSCKJB240G7R-sdm.json");
+    page.setDevice(&sata);
+    waitShown(page, shown, 3);
+    const auto ata = *page.shown();
+    REQUIRE_FALSE(ata.report->attributes.empty());
+    const QString ataFile = directory.filePath("ata.json");
+    page.saveReport(ataFile);
+    REQUIRE(saved.wait(10000));
+    CHECK(saved.back().at(1).toString().isEmpty());
+    page.openReport(ataFile);
+    waitShown(page, shown, 4);
+    const auto& ataReopened = *page.shown();
+    REQUIRE(ataReopened.report->attributes.size() == ata.report->attributes.size());
+    for (std::size_t i = 0; i < ata.report->attributes.size(); ++i) {
+        CHECK(ataReopened.report->attributes[i].id == ata.report->attributes[i].id);
+        CHECK(ataReopened.report->attributes[i].raw == ata.report->attributes[i].raw);
+        CHECK(ataReopened.report->attributes[i].value == ata.report->attributes[i].value);
+    }
+    // A report shown is not the drive's reading: saving it is refused.
+    page.saveReport(directory.filePath("refused.json"));
+    REQUIRE(saved.count() == 3);
+    CHECK_FALSE(saved.back().at(1).toString().isEmpty());
+    CHECK_FALSE(QFile::exists(directory.filePath("refused.json")));
+}
+
+TEST_CASE_METHOD(ShownHealthPage, "power-on time and life left use one unit, as the CLI does") {
+    const auto nvme = test::nvmeSystemDisk();
+    backend->reports[nvme.path] =
+        fixture("smartctl/nvme-null-SAMSUNG_MZWLL3T2HAJQ-00005-nvme0.json");
+    page.setDevice(&nvme);
+    waitShown(page, shown);
+    // 18376 h = 765.7 days = 2.1 years: shown as years, not as days.
+    CHECK(child<QLabel>(page, "health.powerOnNote")->text().startsWith("2.1 years"));
+    CHECK(durationText(18376) == "2.1 years");
+    CHECK(durationText(30) == "30 hours");
+    CHECK(durationText(1) == "1 hour");
+    CHECK(durationText(47.4) == "47 hours");
+    CHECK(durationText(48) == "2 days");
+    CHECK(durationText(1347 * 24) == "3.7 years");
+    CHECK(durationText(364 * 24) == "364 days");
+    CHECK(durationText(365 * 24) == "1.0 years");
+}
+
+TEST_CASE("the reading time shows the clock today and the date on other days") {
+    const QDateTime now(QDate(2026, 11, 28), QTime(15, 0, 0));
+    CHECK(readingTimeText(QDateTime(QDate(2026, 11, 28), QTime(14, 3, 22)), now) == "14:03:22");
+    CHECK(readingTimeText(QDateTime(QDate(2026, 11, 27), QTime(14, 3, 22)), now) ==
+          "2026-11-27 14:03");
 }

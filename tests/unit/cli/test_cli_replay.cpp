@@ -160,3 +160,13 @@ TEST_CASE("health --replay and cache simulate say plainly what is wrong with the
     CHECK_THAT(noRequests.standardOutput, !Catch::Contains("hit ratio"));
     std::filesystem::remove_all(scratch);
 }
+
+TEST_CASE("health words power-on time and life left in the GUI's unit and figures", "[cli]") {
+    // 18376 h: the Health page's card says "18376 h" with "2.1 years" under it.
+    const auto nvme = runCtl({"health", "--replay",
+                              std::string(SSDK_SHARED_FIXTURES_DIR) +
+                                  "/smartctl/nvme-null-SAMSUNG_MZWLL3T2HAJQ-00005-nvme0.json"});
+    INFO(nvme.standardOutput << nvme.standardError);
+    CHECK_THAT(nvme.standardOutput, Catch::Contains("Power-on time:    18376 h (2.1 years)"));
+    CHECK_THAT(nvme.standardOutput, !Catch::Contains("days)"));
+}
