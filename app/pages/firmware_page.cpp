@@ -20,6 +20,7 @@
 #include "app/helper_caller.h"
 #include "app/pages/erase_wizard.h"
 #include "app/theme.h"
+#include "app/widgets/empty_table.h"
 #include "app/widgets/scrolling_page.h"
 #include "core/firmware/firmware_client.h"
 
@@ -123,7 +124,8 @@ QGroupBox* FirmwarePage::buildSlotsBox() {
     m_slots->setMinimumHeight(120);
     m_slots->setColumnWidth(0, 60);
     m_slots->setColumnWidth(1, 160);
-    layout->addWidget(m_slots);
+    layout->addWidget(
+        withEmptyText(m_slots, tr("No firmware slots reported (NVMe drives report them).")));
     return group;
 }
 
@@ -146,7 +148,7 @@ QGroupBox* FirmwarePage::buildPathsBox() {
     m_paths->setMinimumHeight(175);
     m_paths->setColumnWidth(0, 250);
     m_paths->setColumnWidth(1, 70);
-    layout->addWidget(m_paths);
+    layout->addWidget(withEmptyText(m_paths, tr("No update paths checked yet.")));
     return group;
 }
 
@@ -172,7 +174,7 @@ QGroupBox* FirmwarePage::buildFwupdBox() {
     m_fwupdReleases->setMinimumHeight(90);
     connect(m_fwupdReleases, &QTableWidget::itemSelectionChanged, this,
             &FirmwarePage::updateButtons);
-    layout->addWidget(m_fwupdReleases);
+    layout->addWidget(withEmptyText(m_fwupdReleases, tr("No fwupd releases listed yet.")));
     auto* row = new QHBoxLayout;
     m_fwupdInstall = new QPushButton(tr("Install…"));
     m_fwupdInstall->setObjectName(QStringLiteral("firmware.fwupdInstall"));

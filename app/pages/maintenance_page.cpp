@@ -15,8 +15,10 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "app/device_text.h"
 #include "app/pages/erase_wizard.h"
 #include "app/theme.h"
+#include "app/widgets/empty_table.h"
 #include "app/widgets/scrolling_page.h"
 #include "core/maintenance/erase/guards.h"
 #include "core/maintenance/trim/fstrim.h"
@@ -39,7 +41,7 @@ QString maintenanceVerb(const char* verb) {
 QColor statusColor(trim::LayerStatus status) {
     switch (status) {
     case trim::LayerStatus::Passes:
-        return QColor(0x15, 0x80, 0x3d);
+        return theme::kSuccess;
     case trim::LayerStatus::Blocks:
         return theme::kError;
     case trim::LayerStatus::Warning:
@@ -111,7 +113,7 @@ QWidget* MaintenancePage::buildAuditBox() {
     auto* row = new QHBoxLayout;
     m_auditTarget = new QComboBox;
     m_auditTarget->setObjectName(QStringLiteral("maintenance.auditTarget"));
-    m_auditTarget->setMinimumWidth(280);
+    m_auditTarget->setMinimumWidth(200);
     m_auditButton = new QPushButton(tr("Audit"));
     m_auditButton->setObjectName(QStringLiteral("maintenance.auditButton"));
     connect(m_auditButton, &QPushButton::clicked, this, &MaintenancePage::runAudit);
@@ -127,7 +129,8 @@ QWidget* MaintenancePage::buildAuditBox() {
     m_layers->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_layers->setWordWrap(true);
     m_layers->setMinimumHeight(190);
-    layout->addWidget(m_layers);
+    layout->addWidget(
+        withEmptyText(m_layers, tr("No audit yet: choose what to check and press Audit.")));
     m_verdict = new QLabel;
     m_verdict->setObjectName(QStringLiteral("maintenance.verdict"));
     m_verdict->setWordWrap(true);
@@ -145,6 +148,7 @@ QWidget* MaintenancePage::buildVerifyBox() {
     m_mountPoint->setMinimumWidth(240);
     m_verifyMode = new QComboBox;
     m_verifyMode->setObjectName(QStringLiteral("maintenance.verifyMode"));
+    m_verifyMode->setProperty("remember", true);
     m_verifyMode->addItem(tr("Trim now (FITRIM)"), static_cast<int>(trim::TrimMode::Fstrim));
     m_verifyMode->addItem(tr("Wait for online discard"),
                           static_cast<int>(trim::TrimMode::OnlineDiscard));
@@ -203,11 +207,14 @@ QWidget* MaintenancePage::buildFormatBox() {
     m_partition->setObjectName(QStringLiteral("maintenance.partition"));
     m_fsType = new QComboBox;
     m_fsType->setObjectName(QStringLiteral("maintenance.fsType"));
+    m_fsType->setProperty("remember", true);
     for (const auto& formatter : trim::formatters()) {
         m_fsType->addItem(QString::fromStdString(formatter.fsType));
     }
     m_verifyFormat = new QCheckBox(tr("Verify TRIM"));
     m_verifyFormat->setChecked(true);
+    m_verifyFormat->setObjectName(QStringLiteral("maintenance.verifyFormat"));
+    m_verifyFormat->setProperty("remember", true);
     m_discardFirst = new QCheckBox(tr("Discard the whole partition first"));
     m_formatButton = new QPushButton(tr("Format…"));
     m_formatButton->setObjectName(QStringLiteral("maintenance.formatButton"));
@@ -524,8 +531,7 @@ void MaintenancePage::showVerify(const trim::VerifyResult& result) {
 
 void MaintenancePage::showFstrim(const maintenance::FstrimReply& reply) {
     m_verifyResult->setText(
-        tr("fstrim %1: %2 trimmed")
-            .arg(fromView(reply.mountPoint), fromView(formatIec(reply.trimmed))));
+        tr("fstrim %1: %2 trimmed").arg(fromView(reply.mountPoint), sizeText(reply.trimmed)));
 }
 
 void MaintenancePage::showFormat(const trim::FormatResult& result) {

@@ -158,6 +158,33 @@ QLabel* OverviewPage::addField(QFormLayout* form, const QString& title, const QS
     return value;
 }
 
+// The rows only some drives have are taken out of the form and added back, in their order at
+// its end, rather than hidden: in Qt 6.4 a QFormLayout row hidden and shown again inside a
+// scroll area comes back 0 px high (tests/gui/test_layout.cpp saw it going from a disk to a
+// lab drive).
+void OverviewPage::showOptionalRows(const std::array<bool, 4>& shown) {
+    const std::array<QLabel*, 4> fields{m_lab, m_backing, m_filesystem, m_mounts};
+    for (QLabel* field : fields) {
+        if (m_identityForm->indexOf(field) >= 0) {
+            QWidget* title = m_identityForm->labelForField(field);
+            const auto taken = m_identityForm->takeRow(field);
+            delete taken.labelItem;
+            delete taken.fieldItem;
+            title->hide();
+            field->hide();
+            m_optionalTitles[field] = title;
+        }
+    }
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        if (shown[i]) {
+            QWidget* title = m_optionalTitles.value(fields[i]);
+            m_identityForm->addRow(title, fields[i]);
+            title->show();
+            fields[i]->show();
+        }
+    }
+}
+
 void OverviewPage::setField(QLabel* label, const QString& value) {
     label->setText(orDash(value));
 }
@@ -232,6 +259,7 @@ QWidget* OverviewPage::buildPartitionsCard() {
 
     m_partitionTable = new QTableWidget(0, ColumnCount);
     m_partitionTable->setObjectName(QStringLiteral("overview.partitions"));
+    m_partitionTable->setAccessibleName(tr("Partitions"));
     m_partitionTable->setHorizontalHeaderLabels({tr("#"), tr("Partition"), tr("Start"), tr("Size"),
                                                  tr("Filesystem"), tr("Label"), tr("Mounted at"),
                                                  tr("Held by")});
@@ -283,10 +311,10 @@ void OverviewPage::fillPartitionTable(const Device& device) {
         set(NumberColumn, QString::number(partition.number))
             ->setIcon(swatch(filesystemColor(partition.filesystem)));
         set(NameColumn, toQString(partition.name), toQString(partition.path));
-        set(StartColumn, toQString(formatIec(partition.start)),
+        set(StartColumn, sizeText(partition.start),
             tr("%1 bytes")
                 .arg(QLocale::system().toString(static_cast<qulonglong>(partition.start.value))));
-        set(SizeColumn, toQString(formatSi(partition.size)), capacityDetailText(partition.size));
+        set(SizeColumn, sizeText(partition.size), capacityDetailText(partition.size));
         const QString type =
             partition.filesystem ? toQString(partition.filesystem->type) : QString();
         const QString uuid =
@@ -338,9 +366,7 @@ void OverviewPage::setDevice(const Device* device) {
     setField(m_path, toQString(d.path));
     setField(m_devno, toQString(d.devno));
     setField(m_lab, d.labName ? toQString(*d.labName) : QString());
-    m_identityForm->setRowVisible(m_lab, d.isLab());
     setField(m_backing, toQString(d.loopBackingFile));
-    m_identityForm->setRowVisible(m_backing, !d.loopBackingFile.empty());
     if (d.filesystem) {
         QString text = toQString(d.filesystem->type);
         if (!d.filesystem->label.empty()) {
@@ -348,9 +374,9 @@ void OverviewPage::setDevice(const Device* device) {
         }
         setField(m_filesystem, text);
     }
-    m_identityForm->setRowVisible(m_filesystem, d.filesystem.has_value());
     setField(m_mounts, mountPointsText(d.mounts));
-    m_identityForm->setRowVisible(m_mounts, !d.mounts.empty());
+    showOptionalRows(
+        {d.isLab(), !d.loopBackingFile.empty(), d.filesystem.has_value(), !d.mounts.empty()});
 
     setField(m_capacity,
              tr("%1\n%2 bytes")
@@ -364,8 +390,7 @@ void OverviewPage::setDevice(const Device* device) {
     setField(m_readOnly, yesNo(d.readOnly));
     setField(m_discard, d.supportsDiscard()
                             ? tr("Supported · granularity %1 · up to %2 per request")
-                                  .arg(toQString(formatIec(d.discardGranularity)),
-                                       toQString(formatIec(d.discardMaxBytes)))
+                                  .arg(sizeText(d.discardGranularity), sizeText(d.discardMaxBytes))
                             : tr("Not supported"));
     setField(m_table,
              d.partitionTableType.empty() ? tr("None") : partitionTableText(d.partitionTableType));

@@ -1,5 +1,9 @@
 #pragma once
 
+#include <array>
+
+#include <QHash>
+
 #include "app/pages/device_page.h"
 
 class QFormLayout;
@@ -33,6 +37,7 @@ private:
     QWidget* buildPartitionsCard();
     QLabel* addField(QFormLayout* form, const QString& title, const QString& name);
     void setField(QLabel* label, const QString& value);
+    void showOptionalRows(const std::array<bool, 4>& shown);
     void fillPartitionTable(const device::Device& device);
 
     QStackedWidget* m_stack = nullptr;
@@ -59,6 +64,8 @@ private:
     QLabel* m_backing = nullptr;
     QLabel* m_mounts = nullptr;
     QLabel* m_filesystem = nullptr;
+    // The titles of the optional rows above while they are out of the form.
+    QHash<QLabel*, QWidget*> m_optionalTitles;
 
     QLabel* m_capacity = nullptr;
     QLabel* m_sectors = nullptr;

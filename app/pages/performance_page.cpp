@@ -16,6 +16,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -24,7 +25,9 @@
 
 #include "app/device_text.h"
 #include "app/helper_caller.h"
+#include "app/theme.h"
 #include "app/widgets/analysis_chart.h"
+#include "app/widgets/empty_table.h"
 #include "app/widgets/throughput_chart.h"
 #include "core/base/system_process_runner.h"
 #include "core/device/discovery.h"
@@ -107,9 +110,19 @@ PerformancePage::PerformancePage(std::shared_ptr<rpc::Transport> helper, QString
                                  std::shared_ptr<platform::Platform> platform, QWidget* parent)
     : DevicePage(parent)
     , m_platform(platform ? std::move(platform) : platform::makePlatform()) {
-    auto* layout = new QVBoxLayout(this);
+    // The two cards scroll together when the window is short (1024×700 and less).
+    auto* content = new QWidget;
+    auto* layout = new QVBoxLayout(content);
     layout->addWidget(buildLiveCard(), 1);
     layout->addWidget(buildBenchCard(), 1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(content);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
 
     m_worker = new LiveSamplerWorker(*m_platform, sysfsRoot);
     m_worker->moveToThread(&m_samplerThread);
@@ -164,6 +177,7 @@ QWidget* PerformancePage::buildLiveCard() {
     layout->setContentsMargins(0, 0, 0, 0);
     auto* controls = new QHBoxLayout;
     m_title = new QLabel(tr("No drive selected"));
+    m_title->setWordWrap(true); // a long model name must not widen the page
     m_window = new QComboBox;
     m_window->setObjectName(QStringLiteral("performance.window"));
     m_window->addItem(tr("Last 60 s"), 60);
@@ -197,8 +211,10 @@ QWidget* PerformancePage::buildLiveCard() {
 }
 
 QWidget* PerformancePage::buildBenchCard() {
+    // The controls, then the results grid under them: side by side they need more than a
+    // 1024-wide window leaves the page.
     auto* body = new QWidget;
-    auto* layout = new QHBoxLayout(body);
+    auto* layout = new QVBoxLayout(body);
     layout->setContentsMargins(0, 0, 0, 0);
 
     auto* left = new QVBoxLayout;
@@ -219,6 +235,7 @@ QWidget* PerformancePage::buildBenchCard() {
     auto* targetRow = new QHBoxLayout;
     m_target = new QLineEdit;
     m_target->setObjectName(QStringLiteral("performance.target"));
+    m_target->setAccessibleName(tr("Test folder"));
     m_target->setPlaceholderText(tr("Folder on the drive for the test file"));
     m_browse = new QPushButton(tr("Browse…"));
     auto* browse = m_browse;
@@ -241,20 +258,24 @@ QWidget* PerformancePage::buildBenchCard() {
         m_size->addItem(QString::fromLatin1(label), QVariant::fromValue<qulonglong>(bytes));
     }
     m_size->setObjectName(QStringLiteral("performance.size"));
+    m_size->setProperty("remember", true);
     m_size->setCurrentIndex(3);
     m_loops = new QComboBox;
     m_loops->setObjectName(QStringLiteral("performance.loops"));
+    m_loops->setProperty("remember", true);
     for (int i = 1; i <= 5; ++i) {
         m_loops->addItem(i == 1 ? tr("1 loop") : tr("%1 loops").arg(i), i);
     }
     // CrystalDiskMark's choice: the best of the loops (its default) or their average.
     m_pick = new QComboBox;
     m_pick->setObjectName(QStringLiteral("performance.pick"));
+    m_pick->setProperty("remember", true);
     m_pick->addItem(tr("Best"), static_cast<int>(perf::CdmPick::Best));
     m_pick->addItem(tr("Average"), static_cast<int>(perf::CdmPick::Average));
     m_pick->setToolTip(tr("Show the best of the loops, or their average, like CrystalDiskMark"));
     m_seconds = new QComboBox;
     m_seconds->setObjectName(QStringLiteral("performance.seconds"));
+    m_seconds->setProperty("remember", true);
     for (int seconds : {1, 3, 5, 10}) {
         m_seconds->addItem(tr("%1 s per test").arg(seconds), seconds);
     }
@@ -308,28 +329,33 @@ QWidget* PerformancePage::buildBenchCard() {
     m_benchStatus->setObjectName(QStringLiteral("performance.benchStatus"));
     m_benchStatus->setWordWrap(true);
     left->addWidget(m_benchStatus);
-    left->addStretch(1);
-    layout->addLayout(left, 1);
+    layout->addLayout(left);
 
     m_grid = new QGridLayout;
     m_grid->addWidget(new QLabel(tr("<b>Read (MB/s)</b>")), 0, 1, Qt::AlignCenter);
     m_grid->addWidget(new QLabel(tr("<b>Write (MB/s)</b>")), 0, 2, Qt::AlignCenter);
     for (int row = 0; row < 4; ++row) {
         auto* name = new QLabel(QString::fromLatin1(kCdmTests[row]));
-        name->setStyleSheet(QStringLiteral(
-            "background:#2563eb;color:white;font-weight:bold;padding:6px;border-radius:3px"));
+        name->setStyleSheet(
+            QStringLiteral("background:%1;color:%2;font-weight:bold;padding:6px;border-radius:3px")
+                .arg(theme::kAccent.name(), theme::kOnAccent.name()));
         m_grid->addWidget(name, row + 1, 0);
         for (int column = 0; column < 2; ++column) {
             auto* value = new QLabel(QStringLiteral("—"));
             value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
             value->setMinimumWidth(110);
             value->setStyleSheet(QStringLiteral("font-size:18px;font-weight:bold;padding:4px;"
-                                                "border:1px solid #e1e4e8;background:#f8fafc"));
+                                                "border:1px solid %1;background:%2")
+                                     .arg(theme::kBorder.name(), theme::kAlternate.name()));
             m_cells[row][column] = value;
             m_grid->addWidget(value, row + 1, column + 1);
         }
     }
-    layout->addLayout(m_grid);
+    auto* results = new QHBoxLayout;
+    results->addLayout(m_grid);
+    results->addStretch(1);
+    layout->addLayout(results);
+    layout->addStretch(1);
     m_analysis = new AnalysisChart;
     m_benchTabs = new QTabWidget;
     m_benchTabs->addTab(body, tr("CrystalDiskMark"));
@@ -347,7 +373,7 @@ QWidget* PerformancePage::buildBenchCard() {
     m_compare->verticalHeader()->hide();
     m_compare->setEditTriggers(QAbstractItemView::NoEditTriggers);
     compareLayout->addWidget(m_compareTitle);
-    compareLayout->addWidget(m_compare, 1);
+    compareLayout->addWidget(withEmptyText(m_compare, tr("No comparison yet.")), 1);
     m_benchTabs->addTab(compareBody, tr("Compare"));
     setExportsEnabled(false);
     return card(tr("Benchmark (fio)"), m_benchTabs);
@@ -732,6 +758,14 @@ QString PerformancePage::openResultFile(const QString& file) {
     m_resultLabel = QFileInfo(file).completeBaseName();
     if (result->preset == "cdm") {
         showResult(*result);
+        // The controls beside the numbers show how they were measured, and the status says
+        // they come from a file, not from a run with the controls as they were.
+        if (const int loops = perf::cdmLoopsOf(*result); loops >= 1 && loops <= m_loops->count()) {
+            m_loops->setCurrentIndex(m_loops->findData(loops));
+        }
+        m_pick->setCurrentIndex(m_pick->findData(static_cast<int>(perf::cdmPickOf(*result))));
+        m_benchStatus->setText(tr("Opened %1 (not run now): %2")
+                                   .arg(QFileInfo(file).fileName(), m_benchStatus->text()));
         m_benchTabs->setCurrentIndex(0);
     } else {
         m_result = *result;
@@ -799,7 +833,7 @@ QString metricText(const std::string& metric, double value) {
         return QStringLiteral("%1 MB/s").arg(value / 1e6, 0, 'f', 2);
     }
     if (metric.ends_with("bytes")) {
-        return QStringLiteral("%1 GB").arg(value / 1e9, 0, 'f', 3);
+        return measuredSizeText(value);
     }
     if (metric.ends_with("fraction")) {
         return QStringLiteral("%1%").arg(100 * value, 0, 'f', 1);
@@ -850,8 +884,7 @@ QString PerformancePage::compareWithFile(const QString& file) {
                 item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             }
             if (c == 4 && delta) {
-                item->setForeground(*delta >= 0 ? QColor(0x16, 0xa3, 0x4a)
-                                                : QColor(0xdc, 0x26, 0x26));
+                item->setForeground(*delta >= 0 ? theme::kChartExtra : theme::kChartWrite);
             }
             m_compare->setItem(r, c, item);
         }

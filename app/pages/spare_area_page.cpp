@@ -26,10 +26,6 @@ using namespace ssdk::overprovision;
 
 namespace {
 
-QString iec(Bytes bytes) {
-    return toQString(formatIec(bytes));
-}
-
 QString legendItem(const QColor& color, const QString& text) {
     return QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2").arg(color.name(), text);
 }
@@ -76,7 +72,13 @@ SpareAreaPage::SpareAreaPage(bool live, std::shared_ptr<rpc::Transport> helper, 
     m_empty->setProperty("role", QStringLiteral("muted"));
     layout->addWidget(m_empty);
     m_content = buildContent();
-    layout->addWidget(m_content, 1);
+    // The plan's lines scroll with the bars when the window is short or the font large.
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(m_content);
+    layout->addWidget(scroll, 1);
     setDevice(nullptr);
 }
 
@@ -89,8 +91,9 @@ QWidget* SpareAreaPage::buildContent() {
     m_recoveryBanner = new QFrame;
     m_recoveryBanner->setObjectName(QStringLiteral("spare.recovery"));
     m_recoveryBanner->setStyleSheet(
-        QStringLiteral("QFrame#spare\\.recovery { background: #fef3c7; border: 1px solid #f59e0b; "
-                       "border-radius: 6px; }"));
+        QStringLiteral("QFrame#spare\\.recovery { background: %1; border: 1px solid %2; "
+                       "border-radius: 6px; }")
+            .arg(theme::kCautionBackground.name(), theme::kCautionBorder.name()));
     auto* bannerLayout = new QHBoxLayout(m_recoveryBanner);
     m_recoveryText = new QLabel;
     m_recoveryText->setObjectName(QStringLiteral("spare.recoveryText"));
@@ -117,6 +120,7 @@ QWidget* SpareAreaPage::buildContent() {
     sliderRow->addWidget(new QLabel(tr("Spare area:")));
     m_slider = new QSlider(Qt::Horizontal);
     m_slider->setObjectName(QStringLiteral("spare.slider"));
+    m_slider->setAccessibleName(tr("Spare area"));
     m_slider->setRange(0, static_cast<int>(kMaximumSparePercent));
     m_slider->setValue(20);
     m_slider->setTickPosition(QSlider::TicksBelow);
@@ -241,6 +245,8 @@ void SpareAreaPage::inspect() {
         m_status->setText(readingText());
     }
     const InspectRequest request{m_device->path};
+    m_inspecting = true;
+    updatePlan();
     helper()->run(verbName(kVerbOpInspect),
                   clientWork<SpareAreaClient>([request](SpareAreaClient& client, const auto&) {
                       return client.inspect(request);
@@ -287,13 +293,13 @@ void SpareAreaPage::updatePlan() {
     if (m_plan->factory) {
         m_factory->setText(tr("Factory spare: %1 % (estimated: %2 of NAND for %3 sold)")
                                .arg(m_plan->factory->percent, 0, 'f', 2)
-                               .arg(iec(m_plan->factory->rawNand))
-                               .arg(toQString(formatSi(m_plan->factory->userCapacity))));
+                               .arg(sizeText(m_plan->factory->rawNand))
+                               .arg(sizeText(m_plan->factory->userCapacity)));
     } else {
         m_factory->setText(tr("Factory spare: unknown for this drive"));
     }
     m_current->setText(tr("Spare area you set: %1 (%2 %) unallocated at the end")
-                           .arg(iec(m_plan->currentSpare))
+                           .arg(sizeText(m_plan->currentSpare))
                            .arg(m_plan->currentSparePercent, 0, 'f', 1));
     Plan current = *m_plan;
     std::optional<device::Filesystem> filesystem;
@@ -303,18 +309,26 @@ void SpareAreaPage::updatePlan() {
     }
     const QColor partitionColor = filesystemColor(filesystem);
     m_legend->setText(legendItem(partitionColor, tr("used")) + QStringLiteral(" &nbsp; ") +
-                      legendItem(partitionColor.lighter(160), tr("free in the partition")) +
+                      legendItem(theme::faded(partitionColor, 0.6), tr("free in the partition")) +
                       QStringLiteral(" &nbsp; ") +
                       legendItem(spare_colors::kUserSpare, tr("spare area you set")) +
                       QStringLiteral(" &nbsp; ") +
                       legendItem(spare_colors::kFactorySpare, tr("factory spare")));
     m_before->setModel(spareBarModel(*m_device, current, false));
     m_after->setModel(spareBarModel(*m_device, current, true));
-    QString text = toQString(m_plan->describe());
-    if (!m_usage && !m_usageError.isEmpty() && m_plan->partitionIndex >= 0) {
+    // Until the used space is read there is no verdict, only the sizes (the status line says
+    // what is being read).
+    const bool awaitingUsage = m_inspecting && !m_usage;
+    Plan described = *m_plan;
+    if (awaitingUsage) {
+        described.refusals.clear();
+        described.notes.clear();
+    }
+    QString text = toQString(described.describe());
+    if (!awaitingUsage && !m_usage && !m_usageError.isEmpty() && m_plan->partitionIndex >= 0) {
         text += tr("Used space: %1\n").arg(m_usageError);
     }
-    if (m_unmountPlan) {
+    if (m_unmountPlan && !awaitingUsage) {
         if (m_unmountPlan->possible) {
             text += tr("\n\"Unmount, shrink and remount\" can do it: nothing holds %1 open.\n")
                         .arg(toQString(m_unmountPlan->mountPoint));
@@ -338,8 +352,8 @@ void SpareAreaPage::updatePlan() {
                "it back to the sizes before it. Nothing else can be changed until then.%5")
                 .arg(toQString(m_journal->partitionPath))
                 .arg(toQString(std::string(toString(m_journal->direction))))
-                .arg(iec(m_journal->fromPartitionSize))
-                .arg(iec(m_journal->toPartitionSize))
+                .arg(sizeText(m_journal->fromPartitionSize))
+                .arg(sizeText(m_journal->toPartitionSize))
                 .arg(m_journal->lastError.empty()
                          ? QString()
                          : tr("\nIt stopped at: %1").arg(toQString(m_journal->lastError))));
@@ -365,9 +379,9 @@ QString SpareAreaPage::confirmationText() const {
         .arg(shrink ? tr("Shrink") : tr("Grow"))
         .arg(toQString(m_plan->partitionPath))
         .arg(toQString(m_plan->filesystemType))
-        .arg(iec(m_plan->oldPartitionSize))
-        .arg(iec(m_plan->newPartitionSize))
-        .arg(iec(m_plan->newSpare))
+        .arg(sizeText(m_plan->oldPartitionSize))
+        .arg(sizeText(m_plan->newPartitionSize))
+        .arg(sizeText(m_plan->newSpare))
         .arg(m_plan->requestedPercent, 0, 'f', 0)
         .arg(toQString(m_plan->devicePath))
         .arg(shrink ? tr("\n\nThe partition table is backed up first, every step is journaled, "
@@ -387,9 +401,9 @@ QString SpareAreaPage::unmountConfirmationText() const {
         .arg(toQString(p.partitionPath))
         .arg(toQString(p.mountPoint))
         .arg(toQString(p.filesystemType))
-        .arg(iec(p.oldPartitionSize))
-        .arg(iec(p.newPartitionSize))
-        .arg(iec(p.newSpare))
+        .arg(sizeText(p.oldPartitionSize))
+        .arg(sizeText(p.newPartitionSize))
+        .arg(sizeText(p.newSpare))
         .arg(p.requestedPercent, 0, 'f', 0)
         .arg(toQString(p.devicePath));
 }
@@ -439,7 +453,7 @@ void SpareAreaPage::undo() {
         QMessageBox::question(this, tr("Undo spare area"),
                               tr("Grow partition %1 back to %2 and its filesystem with it?")
                                   .arg(toQString(m_journal->partitionPath))
-                                  .arg(iec(m_journal->fromPartitionSize)),
+                                  .arg(sizeText(m_journal->fromPartitionSize)),
                               QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
     if (answer != QMessageBox::Yes) {
         return;
@@ -488,6 +502,7 @@ void SpareAreaPage::helperProgress(const QString&, double fraction, const QStrin
 void SpareAreaPage::helperFinished(const QString& verb, const HelperCaller::Outcome& outcome) {
     m_slider->setEnabled(true);
     if (verb == verbName(kVerbOpInspect)) {
+        m_inspecting = false;
         if (outcome.ok) {
             if (m_status->text() == readingText()) {
                 m_status->clear();
@@ -518,7 +533,7 @@ void SpareAreaPage::helperFinished(const QString& verb, const HelperCaller::Outc
     if (reply) {
         showFraction(m_progress, 1.0);
         const QString partition = toQString(reply->journal.partitionPath);
-        const QString size = iec(reply->journal.toPartitionSize);
+        const QString size = sizeText(reply->journal.toPartitionSize);
         m_status->setText(verb == verbName(kVerbOpUndo)
                               ? tr("Undone: %1 is back to %2.").arg(partition, size)
                               : tr("Done: %1 is now %2; the space freed at the end is spare "

@@ -84,7 +84,8 @@ private:
     std::shared_ptr<rpc::Transport> m_session; // what m_helper runs on
     HelperCaller* m_helper = nullptr;
     DriveReader m_driveReader;
-    bool m_rereading = false; // a change ended and the drive is being read again
+    bool m_rereading = false;  // a change ended and the drive is being read again
+    bool m_inspecting = false; // op.inspect runs: the plan is shown without a verdict meanwhile
     std::optional<device::Device> m_device;
     std::string m_inspectedToken; // what the last inspection was for (path, sizes, mounts)
     std::optional<overprovision::FilesystemUsage> m_usage;

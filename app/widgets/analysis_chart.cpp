@@ -15,6 +15,8 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include "app/device_text.h"
+#include "app/theme.h"
 #include "app/widgets/chart_axes.h"
 #include "core/perf/analysis.h"
 #include "core/perf/series.h"
@@ -22,12 +24,18 @@
 namespace ssdk::app {
 
 namespace {
-const QColor kRunColours[] = {QColor(0x25, 0x63, 0xeb), QColor(0xdc, 0x26, 0x26),
-                              QColor(0x16, 0xa3, 0x4a), QColor(0xd9, 0x77, 0x06)};
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0; // the written axis, as sizeText counts
+// The runs of a comparison, in the current scheme's chart colours.
+QColor runColour(std::size_t run) {
+    const QColor* colours[] = {&theme::kChartRead, &theme::kChartWrite, &theme::kChartExtra,
+                               &theme::kLab};
+    return *colours[run % 4];
+}
 } // namespace
 
 AnalysisChart::AnalysisChart(QWidget* parent)
     : QWidget(parent) {
+    setAccessibleName(tr("Benchmark analysis chart"));
     m_view = new QChartView(new QChart);
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setObjectName(QStringLiteral("performance.analysisChart"));
@@ -83,6 +91,7 @@ void AnalysisChart::showConsistency() {
         delete axis;
     }
     chart->setTitle(tr("4K random write QD32 — IOPS every second (log scale)"));
+    setAccessibleDescription(chart->title());
     auto* axisX = new QValueAxis;
     axisX->setTitleText(tr("Time (s)"));
     axisX->setLabelFormat(QStringLiteral("%d"));
@@ -101,8 +110,8 @@ void AnalysisChart::showConsistency() {
         auto* series = new QScatterSeries;
         series->setName(run.label);
         series->setMarkerSize(6);
-        series->setColor(kRunColours[i % 4]);
-        series->setBorderColor(kRunColours[i % 4]);
+        series->setColor(runColour(i));
+        series->setBorderColor(runColour(i));
         for (std::size_t s = 0; s < iops.size(); ++s) {
             if (iops[s] <= 0) {
                 continue; // a log axis cannot show 0
@@ -155,19 +164,20 @@ void AnalysisChart::showConsistency() {
 void AnalysisChart::showSlc(const perf::BenchResult& result, const QString& label) {
     QChart* chart = m_view->chart();
     chart->setTitle(tr("SLC cache probe — sequential write, %1").arg(label));
+    setAccessibleDescription(chart->title());
     const auto samples = perf::slcProbeSamples(result);
     const auto slc = perf::detectSlcCache(samples);
     auto* speed = new QLineSeries;
     speed->setName(tr("Write MB/s"));
-    speed->setPen(QPen(QColor(0xdc, 0x26, 0x26), 2));
+    speed->setPen(QPen(theme::kChartWrite, 2));
     double written = 0, maxMb = 1;
     for (const auto& s : samples) {
         written += s.bytesPerS * s.intervalS;
-        speed->append(written / 1e9, s.bytesPerS / 1e6);
+        speed->append(written / kGiB, s.bytesPerS / 1e6);
         maxMb = std::max(maxMb, s.bytesPerS / 1e6);
     }
     auto* axisX = new QValueAxis;
-    axisX->setTitleText(tr("Written (GB)"));
+    axisX->setTitleText(tr("Written (GiB)"));
     auto* axisY = new QValueAxis;
     axisY->setTitleText(tr("MB/s"));
     chart->addAxis(axisX, Qt::AlignBottom);
@@ -175,25 +185,25 @@ void AnalysisChart::showSlc(const perf::BenchResult& result, const QString& labe
     chart->addSeries(speed);
     speed->attachAxis(axisX);
     speed->attachAxis(axisY);
-    setNiceRange(*axisX, 0, std::max(written / 1e9, 1e-3));
+    setNiceRange(*axisX, 0, std::max(written / kGiB, 1e-3));
     setNiceRange(*axisY, 0, maxMb * 1.1);
     if (slc.dropFound) {
         auto* marker = new QLineSeries;
-        marker->setName(tr("Cache %1 GB").arg(slc.cacheBytes / 1e9, 0, 'f', 3));
-        marker->setPen(QPen(QColor(0x47, 0x55, 0x69), 1, Qt::DashLine));
-        marker->append(slc.cacheBytes / 1e9, 0);
-        marker->append(slc.cacheBytes / 1e9, axisY->max());
+        marker->setName(tr("Cache %1").arg(measuredSizeText(slc.cacheBytes)));
+        marker->setPen(QPen(theme::kSystem, 1, Qt::DashLine));
+        marker->append(slc.cacheBytes / kGiB, 0);
+        marker->append(slc.cacheBytes / kGiB, axisY->max());
         chart->addSeries(marker);
         marker->attachAxis(axisX);
         marker->attachAxis(axisY);
-        m_verdict->setText(tr("Cache: %1 GB written at %2 MB/s, then %3 MB/s")
-                               .arg(slc.cacheBytes / 1e9, 0, 'f', 3)
+        m_verdict->setText(tr("Cache: %1 written at %2 MB/s, then %3 MB/s")
+                               .arg(measuredSizeText(slc.cacheBytes))
                                .arg(slc.burstBytesPerS / 1e6, 0, 'f', 0)
                                .arg(slc.postCacheBytesPerS / 1e6, 0, 'f', 0));
     } else {
-        m_verdict->setText(tr("No drop found: the cache is larger than the %1 GB written "
+        m_verdict->setText(tr("No drop found: the cache is larger than the %1 written "
                               "(%2 MB/s throughout)")
-                               .arg(written / 1e9, 0, 'f', 3)
+                               .arg(measuredSizeText(written))
                                .arg(slc.burstBytesPerS / 1e6, 0, 'f', 0));
     }
 }
@@ -201,9 +211,10 @@ void AnalysisChart::showSlc(const perf::BenchResult& result, const QString& labe
 void AnalysisChart::showTrimRecovery(const perf::BenchResult& result, const QString& label) {
     QChart* chart = m_view->chart();
     chart->setTitle(tr("TRIM recovery — sequential write, %1").arg(label));
+    setAccessibleDescription(chart->title());
     const auto report = perf::trimRecoveryReport(result);
     auto* set = new QBarSet(tr("Sequential write MB/s"));
-    set->setColor(QColor(0x25, 0x63, 0xeb));
+    set->setColor(theme::kChartRead);
     *set << report.freshBytesPerS / 1e6 << report.dirtyBytesPerS / 1e6
          << report.afterTrimBytesPerS / 1e6;
     auto* series = new QBarSeries;

@@ -14,7 +14,7 @@ namespace ssdk::app {
 
 // The review charts of saved results: consistency runs as a log-scale IOPS-per-second
 // scatter (several runs overlaid, one colour each) with the SNIA steady-state verdict, or an
-// SLC probe as MB/s against GB written with the detected cache size marked, or the TRIM
+// SLC probe as MB/s against GiB written with the detected cache size marked, or the TRIM
 // recovery table (fresh / dirty / after TRIM) as bars.
 class AnalysisChart : public QWidget {
     Q_OBJECT

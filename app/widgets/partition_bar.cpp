@@ -154,12 +154,30 @@ PartitionBar::PartitionBar(QWidget* parent)
     : QWidget(parent) {
     setMouseTracking(true);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    setAccessibleName(tr("Partition layout"));
+    setAccessibleDescription(tr("No drive"));
 }
 
 void PartitionBar::setDevice(const Device* device) {
     m_device = device != nullptr ? std::optional<Device>(*device) : std::nullopt;
     m_hoveredSegment = -1;
     m_highlightedPartition = -1;
+    if (device == nullptr) {
+        setAccessibleDescription(tr("No drive"));
+    } else {
+        QStringList parts;
+        for (const device::Partition& partition : device->partitions) {
+            parts << QStringLiteral("%1 %2 %3")
+                         .arg(toQString(partition.name),
+                              partition.filesystem ? toQString(partition.filesystem->type)
+                                                   : tr("no filesystem"),
+                              sizeText(partition.size));
+        }
+        setAccessibleDescription(
+            parts.isEmpty() ? tr("No partitions, %1").arg(sizeText(device->size))
+                            : tr("%n partitions: %1", nullptr, static_cast<int>(parts.size()))
+                                  .arg(parts.join(QStringLiteral(", "))));
+    }
     update();
 }
 
@@ -204,8 +222,7 @@ int PartitionBar::segmentAt(const QPoint& position) const {
 
 QString PartitionBar::toolTipFor(const PartitionSegment& segment) const {
     const auto range = [&] {
-        return tr("%1 – %2").arg(toQString(formatIec(segment.start)),
-                                 toQString(formatIec(segment.start + segment.size)));
+        return tr("%1 – %2").arg(sizeText(segment.start), sizeText(segment.start + segment.size));
     };
     switch (segment.kind) {
     case PartitionSegment::Kind::Unallocated:
@@ -221,7 +238,7 @@ QString PartitionBar::toolTipFor(const PartitionSegment& segment) const {
     QStringList lines;
     lines << QStringLiteral("<b>%1</b>").arg(toQString(partition.path).toHtmlEscaped());
     lines << capacityDetailText(partition.size);
-    lines << tr("Starts at %1").arg(toQString(formatIec(partition.start)));
+    lines << tr("Starts at %1").arg(sizeText(partition.start));
     if (partition.filesystem) {
         QString fs = toQString(partition.filesystem->type).toHtmlEscaped();
         if (!partition.filesystem->label.empty()) {
@@ -294,7 +311,7 @@ void PartitionBar::paintSegment(QPainter& painter, const PartitionSegment& segme
         painter.fillRect(rect, theme::kTrack);
         painter.fillRect(rect, QBrush(theme::kHatch, Qt::BDiagPattern));
         title = tr("Unallocated");
-        detail = toQString(formatSi(segment.size));
+        detail = sizeText(segment.size);
         break;
     case PartitionSegment::Kind::WholeDevice: {
         const QString type = wholeDeviceFilesystemType(*m_device);
@@ -305,7 +322,7 @@ void PartitionBar::paintSegment(QPainter& painter, const PartitionSegment& segme
         if (m_device->filesystem && !m_device->filesystem->label.empty()) {
             title += QStringLiteral(" “%1”").arg(toQString(m_device->filesystem->label));
         }
-        QStringList parts{toQString(formatSi(segment.size))};
+        QStringList parts{sizeText(segment.size)};
         if (const QString mounts = mountPointsText(m_device->mounts); !mounts.isEmpty()) {
             parts << tr("mounted at %1").arg(mounts);
         } else if (const QString holders = holdersText(m_device->holders); !holders.isEmpty()) {
@@ -327,7 +344,7 @@ void PartitionBar::paintSegment(QPainter& painter, const PartitionSegment& segme
                 parts << QStringLiteral("“%1”").arg(toQString(partition.filesystem->label));
             }
         }
-        parts << toQString(formatSi(partition.size));
+        parts << sizeText(partition.size);
         detail = parts.join(QStringLiteral(" · "));
         break;
     }

@@ -56,6 +56,8 @@ public:
     std::vector<PartitionSegment> segments() const;
     // The segment under a point in widget coordinates; -1 when none.
     int segmentAt(const QPoint& position) const;
+    // What hovering over a segment shows.
+    QString toolTipFor(const PartitionSegment& segment) const;
 
 signals:
     void partitionClicked(int partitionIndex);
@@ -69,7 +71,6 @@ protected:
 
 private:
     QRect barRect() const;
-    QString toolTipFor(const PartitionSegment& segment) const;
     void paintSegment(QPainter& painter, const PartitionSegment& segment, const QRect& rect) const;
 
     std::optional<device::Device> m_device;

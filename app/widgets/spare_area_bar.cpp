@@ -16,10 +16,6 @@ namespace {
 
 constexpr int kBarHeight = 34;
 
-QString sizeText(Bytes bytes) {
-    return toQString(formatIec(bytes));
-}
-
 } // namespace
 
 SpareBarModel spareBarModel(const device::Device& device, const overprovision::Plan& plan,
@@ -75,10 +71,18 @@ SpareAreaBar::SpareAreaBar(QWidget* parent)
     : QWidget(parent) {
     setMouseTracking(true);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    setAccessibleName(tr("Spare area layout"));
 }
 
 void SpareAreaBar::setModel(SpareBarModel model) {
     m_model = std::move(model);
+    QStringList parts;
+    for (const SpareBarSegment& segment : m_model.segments) {
+        parts << (segment.label.isEmpty()
+                      ? sizeText(segment.size)
+                      : segment.label + QLatin1Char(' ') + sizeText(segment.size));
+    }
+    setAccessibleDescription(parts.join(QStringLiteral(", ")));
     update();
 }
 
@@ -140,7 +144,7 @@ void SpareAreaBar::paintEvent(QPaintEvent*) {
         const QRect r = rects[i];
         switch (segment.kind) {
         case SpareBarSegment::Kind::Partition: {
-            painter.fillRect(r, segment.color.lighter(160));
+            painter.fillRect(r, theme::faded(segment.color, 0.6));
             if (segment.usedFraction >= 0) {
                 QRect used = r;
                 used.setWidth(std::max(1, static_cast<int>(r.width() * segment.usedFraction)));
@@ -154,11 +158,11 @@ void SpareAreaBar::paintEvent(QPaintEvent*) {
             painter.fillRect(r, QBrush(theme::kHatch, Qt::BDiagPattern));
             break;
         case SpareBarSegment::Kind::UserSpare:
-            painter.fillRect(r, segment.color.lighter(170));
+            painter.fillRect(r, theme::faded(segment.color, 0.65));
             painter.fillRect(r, QBrush(segment.color, Qt::BDiagPattern));
             break;
         case SpareBarSegment::Kind::FactorySpare:
-            painter.fillRect(r, segment.color.lighter(140));
+            painter.fillRect(r, theme::faded(segment.color, 0.45));
             painter.fillRect(r, QBrush(segment.color.darker(130), Qt::Dense6Pattern));
             break;
         }

@@ -6,6 +6,7 @@
 #include <QString>
 #include <QWidget>
 
+#include "app/theme.h"
 #include "core/device/device.h"
 #include "core/overprovision/planner.h"
 
@@ -58,9 +59,9 @@ private:
 
 // Colours of the bar, shared with the page's legend.
 namespace spare_colors {
-inline const QColor kUserSpare{0x16, 0xa3, 0x4a};
+inline const QColor& kUserSpare = theme::kChartExtra;
 inline const QColor kFactorySpare{0x94, 0xa3, 0xb8};
-inline const QColor kUnallocated{0xe5, 0xe7, 0xeb};
+inline const QColor& kUnallocated = theme::kNeutralBackground;
 } // namespace spare_colors
 
 } // namespace ssdk::app

@@ -356,7 +356,7 @@ void WhatIfPanel::showCurve(const QString& error, const std::vector<WhatIfPoint>
                          tr("%1 sizes up to %2: hit ratio %3 % with the cache's policy, %4 % with "
                             "LRU")
                              .arg(points.size())
-                             .arg(toQString(formatIec(Bytes(last.cacheBytes))))
+                             .arg(sizeText(Bytes(last.cacheBytes)))
                              .arg(last.hitRatio * 100.0, 0, 'f', 1)
                              .arg(last.lruHitRatio * 100.0, 0, 'f', 1));
     }

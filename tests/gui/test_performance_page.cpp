@@ -238,7 +238,14 @@ TEST_CASE("performance page: best or average of the loops reaches the plan, the 
         std::ofstream out(dir / "average.json");
         out << perf::resultDocument(average).dump();
     }
+    loops->setCurrentIndex(loops->findData(1));
     REQUIRE(page.openResultFile(QString::fromStdString((dir / "average.json").string())).isEmpty());
+    // The controls beside the numbers are set to the result's own, and it is marked as opened.
+    CHECK(pick->currentText() == QStringLiteral("Average"));
+    CHECK(loops->currentData().toInt() == 2);
+    CHECK(test::namedChild<QLabel>(page, "performance", "benchStatus")
+              ->text()
+              .startsWith(QStringLiteral("Opened average.json (not run now): ")));
     CHECK(page.resultText(0, 0) == QStringLiteral("200.00")); // (100 + 300) / 2
     CHECK(page.resultText(0, 1) == QStringLiteral("200.00"));
     CHECK(page.resultText(1, 0) == QStringLiteral("100.00")); // (50 + 150) / 2

@@ -177,3 +177,20 @@ TEST_CASE("Finish and Roll back on the spare area page send op.recover their act
     CHECK(live.host.commands().empty());
     CHECK(std::filesystem::is_empty(live.host.stateDir()));
 }
+
+// Issue 28 §4: "Cannot: the used space … could not be read" stood beside "Reading…".
+TEST_CASE("the spare area page gives no verdict while it reads the used space") {
+    app::test::application();
+    LivePage live; // op.inspect has started; its answer waits for the event loop
+    const auto* plan = live.page.findChild<QLabel*>(QStringLiteral("spare.plan"));
+    REQUIRE(plan != nullptr);
+    CHECK(statusText(live.page) == QStringLiteral("Reading the filesystem's used space…"));
+    CHECK(plan->text().contains(QStringLiteral("shrinks from")));
+    CHECK_FALSE(plan->text().contains(QStringLiteral("Cannot")));
+    CHECK_FALSE(plan->text().contains(QStringLiteral("could not be read")));
+    CHECK_FALSE(live.page.findChild<QPushButton*>(QStringLiteral("spare.apply"))->isEnabled());
+
+    REQUIRE(finishedVerb(live.finished, overprovision::kVerbOpInspect) ==
+            std::optional<bool>(false));
+    CHECK(plan->text().contains(QStringLiteral("Cannot: the used space of")));
+}

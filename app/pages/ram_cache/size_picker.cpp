@@ -6,7 +6,6 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSlider>
-#include <QVBoxLayout>
 
 #include "app/pages/ram_cache/units.h"
 
@@ -16,6 +15,7 @@ SizePicker::SizePicker(QWidget* parent)
     : QWidget(parent) {
     m_size = new QSlider(Qt::Horizontal);
     m_size->setObjectName("ramcache.size");
+    m_size->setAccessibleName(tr("Cache size"));
     m_size->setRange(16, 1024);
     m_size->setSingleStep(16);
     m_size->setPageStep(256);
@@ -24,14 +24,14 @@ SizePicker::SizePicker(QWidget* parent)
     m_label->setWordWrap(true);
     m_suggest = new QPushButton(tr("Suggested"));
     m_suggest->setObjectName("ramcache.suggest");
-    auto* row = new QHBoxLayout;
+    auto* row = new QHBoxLayout(this);
+    row->setContentsMargins(0, 0, 0, 0);
     row->addWidget(m_size, 1);
     row->addWidget(m_suggest);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(row);
-    layout->addWidget(m_label);
-    connect(m_size, &QSlider::valueChanged, this, [this] { updateLabel(); });
+    connect(m_size, &QSlider::valueChanged, this, [this] {
+        updateLabel();
+        emit changed();
+    });
     connect(m_suggest, &QPushButton::clicked, this, [this] { useSuggested(); });
 }
 

@@ -14,7 +14,9 @@ namespace ssdk::app::ramcache {
 
 // The cache's size in MiB on a slider over the machine's RAM (up to 75 % of it), a
 // "Suggested" button for RAPID's rule (a quarter of the RAM, at most 4 GiB) and a line saying
-// what the size is against the RAM, warning above the suggestion.
+// what the size is against the RAM, warning above the suggestion. The line is note(), for the
+// caller to place on a row of its own: a wrapping label inside this widget's layout is not
+// given its height in a form at 200 % scaling.
 class SizePicker final : public QWidget {
     Q_OBJECT
 public:
@@ -25,6 +27,10 @@ public:
     // The slider and the button; the line stays readable either way.
     void setChangeable(bool changeable);
     std::uint64_t bytes() const;
+    QLabel* note() const { return m_label; }
+
+signals:
+    void changed(); // another size
 
 private:
     void useSuggested();
