@@ -6,6 +6,7 @@
 #include <QVBoxLayout>
 
 #include "app/device_text.h"
+#include "app/pages/ram_cache/benefit_panel.h"
 #include "app/pages/ram_cache/cache_controller.h"
 #include "app/pages/ram_cache/live_stats_panel.h"
 #include "app/pages/ram_cache/settings_form.h"
@@ -45,6 +46,8 @@ void RamCachePage::build(TraceRecordCalls* recordCalls) {
     layout->addWidget(m_tuning);
     m_live = new ramcache::LiveStatsPanel;
     layout->addWidget(m_live);
+    m_benefit = new ramcache::BenefitPanel(m_controller);
+    layout->addWidget(m_benefit);
     m_whatIf = new WhatIfPanel(recordCalls);
     layout->addWidget(m_whatIf);
     m_message = new QLabel;
@@ -58,6 +61,8 @@ void RamCachePage::connectParts() {
     using ramcache::CacheController;
     connect(m_controller, &CacheController::probed, this,
             [this](const cachectl::ProbeReply& reply) { m_form->setProbe(reply); });
+    connect(m_controller, &CacheController::probeFailed, m_form,
+            &ramcache::SettingsForm::setProbeFailed);
     connect(m_controller, &CacheController::statusArrived, this, &RamCachePage::applyStatus);
     connect(m_controller, &CacheController::cacheStarted, m_live,
             &ramcache::LiveStatsPanel::restart);
@@ -66,6 +71,18 @@ void RamCachePage::connectParts() {
             [this] { m_form->setEnableChecked(false); });
     connect(m_controller, &CacheController::callDone, this, &RamCachePage::updateControls);
     connect(m_whatIf, &WhatIfPanel::ready, this, &RamCachePage::whatIfReady);
+    connect(m_benefit, &ramcache::BenefitPanel::compareClicked, this, [this] {
+        m_benefit->setTarget(benefitTarget());
+        if (auto settings = benefitSettings(); settings) {
+            m_benefit->start(*settings);
+        }
+    });
+    // The form and the knobs are the comparison's while it runs.
+    connect(m_benefit, &ramcache::BenefitPanel::runningChanged, this, [this](bool running) {
+        m_form->setEnabled(!running);
+        m_tuning->setEnabled(!running);
+        updateControls();
+    });
 
     using ramcache::SettingsForm;
     connect(m_form, &SettingsForm::selectionChanged, this, &RamCachePage::updateControls);
@@ -102,6 +119,10 @@ bool RamCachePage::isLoading() const {
 }
 
 void RamCachePage::setDevice(const device::Device* device) {
+    m_device.reset();
+    if (device != nullptr) {
+        m_device = *device;
+    }
     m_form->setDevice(device);
     if (device == nullptr) {
         m_summary->setText(tr("Select a drive."));
@@ -132,6 +153,8 @@ void RamCachePage::updateControls() {
     m_form->updateControls(active);
     m_live->setFlushEnabled(active.has_value() && !m_controller->isWaiting());
     m_tuning->update(m_form->selectedBackend(), active);
+    m_benefit->setTarget(benefitTarget());
+    m_benefit->setSettings(benefitSettings());
 }
 
 void RamCachePage::onEnableClicked(bool on) {
@@ -160,6 +183,60 @@ std::optional<cachectl::CacheStatus> RamCachePage::activeCache() const {
         }
     }
     return std::nullopt;
+}
+
+ramcache::BenefitPanel::Target RamCachePage::benefitTarget() const {
+    ramcache::BenefitPanel::Target target;
+    target.partition = m_form->selectedPartition();
+    if (!m_device || target.partition.isEmpty()) {
+        return target;
+    }
+    target.driveKey = toQString(m_device->serial.empty() ? m_device->name : m_device->serial);
+    if (const auto active = activeCache(); active) {
+        const auto& record = active->record;
+        target.scheduled = record.phase == cachectl::CachePhase::Scheduled;
+        if (record.mount) {
+            target.mountPoint = toQString(record.mount->mountPoint);
+        }
+        const auto& plan = record.active.plan;
+        cachectl::EnableRequest current;
+        current.device = plan.origin;
+        current.backend = record.active.backend;
+        current.size = plan.cacheBytes;
+        current.compression = plan.compression;
+        current.mode = plan.mode;
+        if (!plan.cacheDevice.empty()) {
+            current.cacheDevice = plan.cacheDevice;
+        }
+        current.applyNow = true;
+        current.powerSafe = record.power.safeOnBattery;
+        current.sequentialCutoff = plan.sequentialCutoff;
+        current.writebackPercent = plan.writebackPercent;
+        target.current = current;
+        return target;
+    }
+    const std::string selected = target.partition.toStdString();
+    const std::vector<device::Mount>* mounts =
+        m_device->partitions.empty() && m_device->path == selected ? &m_device->mounts : nullptr;
+    for (const auto& partition : m_device->partitions) {
+        if (partition.path == selected) {
+            mounts = &partition.mounts;
+        }
+    }
+    if (mounts != nullptr && !mounts->empty()) {
+        target.mountPoint = toQString(mounts->front().mountPoint);
+    }
+    return target;
+}
+
+std::expected<cachectl::EnableRequest, QString> RamCachePage::benefitSettings() const {
+    const auto* backend = m_form->selectedBackend();
+    if (backend == nullptr || !backend->probe.available) {
+        return std::unexpected(tr("Pick a backend that can run here."));
+    }
+    auto request = m_form->settingsRequest();
+    m_tuning->addTo(request);
+    return request;
 }
 
 void RamCachePage::loadTrace(const QString& path, const QString& format) {

@@ -1,10 +1,12 @@
 #pragma once
 
+#include <expected>
 #include <optional>
 #include <vector>
 
 #include "app/helper_caller.h"
 #include "app/pages/device_page.h"
+#include "app/pages/ram_cache/benefit_panel.h"
 #include "core/cachectl/verbs.h"
 
 class QLabel;
@@ -15,6 +17,7 @@ class TraceRecordCalls;
 class WhatIfPanel;
 
 namespace ramcache {
+class BenefitPanel;
 class CacheController;
 class LiveStatsPanel;
 class SettingsForm;
@@ -25,7 +28,8 @@ class TuningBox;
 // the backends (greyed out with the reason when it cannot run here), size it against the
 // machine's RAM (RAPID's rule suggested), pick compression and write mode, watch hit ratio,
 // dirty data and RAM used live, flush, and see what more or less RAM would buy on a recorded
-// trace (the simulator's miss-ratio curve). Composed of the parts in app/pages/ram_cache/:
+// trace (the simulator's miss-ratio curve), and measure what the cache buys on the partition
+// (a short benchmark without and with it). Composed of the parts in app/pages/ram_cache/:
 // the settings form, the tuning knobs, the live statistics and the controller that sends the
 // cache verbs; the page passes the selected drive and the verbs' answers between them.
 class RamCachePage final : public DevicePage {
@@ -56,14 +60,20 @@ private:
     void onEnableClicked(bool on);
     // The cache of the selected partition.
     std::optional<cachectl::CacheStatus> activeCache() const;
+    // What the comparison measures: the selected partition, where it is mounted, its cache.
+    ramcache::BenefitPanel::Target benefitTarget() const;
+    // The form's settings with the tuning knobs, or why a cache cannot be enabled with them.
+    std::expected<cachectl::EnableRequest, QString> benefitSettings() const;
 
     std::vector<cachectl::CacheStatus> m_caches;
+    std::optional<device::Device> m_device;
 
     ramcache::CacheController* m_controller;
     QLabel* m_summary;
     ramcache::SettingsForm* m_form;
     ramcache::TuningBox* m_tuning;
     ramcache::LiveStatsPanel* m_live;
+    ramcache::BenefitPanel* m_benefit;
     WhatIfPanel* m_whatIf;
     QLabel* m_message;
 };

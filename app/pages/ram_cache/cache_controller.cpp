@@ -61,24 +61,26 @@ void CacheController::pollStatus() {
     }
 }
 
-void CacheController::enable(cachectl::EnableRequest request) {
+void CacheController::enable(cachectl::EnableRequest request, Then then) {
     if (request.atNextBoot) {
         // Ask for the fstab change first; confirmAtNextBoot() shows it.
         m_bootRequest = request;
         request.preview = true;
     }
-    sendEnable(request);
+    sendEnable(request, std::move(then));
 }
 
-void CacheController::disable(const std::string& origin) {
+void CacheController::disable(const std::string& origin, Then then) {
     const cachectl::DisableRequest request{origin};
     send({verbName(cachectl::kVerbDisable),
           clientWork<cachectl::CacheClient>([request](cachectl::CacheClient& client, const auto&) {
               return client.disable(request);
           }),
-          readReply(cachectl::disableReplyFromJson, [this](const cachectl::DisableReply&) {
-              changed(tr("The cache is off; the partition is as it was."));
-          })});
+          readReply(cachectl::disableReplyFromJson,
+                    [this](const cachectl::DisableReply&) {
+                        changed(tr("The cache is off; the partition is as it was."));
+                    }),
+          std::move(then)});
 }
 
 void CacheController::flush(const std::string& origin) {
@@ -129,6 +131,7 @@ void CacheController::pump() {
     PendingCall call = std::move(m_queue.front());
     m_queue.pop_front();
     m_done = std::move(call.done);
+    m_then = std::move(call.then);
     m_waiting = m_caller->run(call.verb, std::move(call.work));
 }
 
@@ -136,6 +139,8 @@ void CacheController::onFinished(const QString& verb, const HelperCaller::Outcom
     m_waiting = false;
     const auto done = std::move(m_done);
     m_done = nullptr;
+    const Then then = std::move(m_then);
+    m_then = nullptr;
     QString error = outcome.error;
     bool ok = outcome.ok;
     if (ok && done) {
@@ -151,19 +156,26 @@ void CacheController::onFinished(const QString& verb, const HelperCaller::Outcom
         if (verb == verbName(cachectl::kVerbEnable)) {
             emit enableDropped();
         }
+        if (verb == verbName(cachectl::kVerbProbe)) {
+            emit probeFailed(error);
+        }
+    }
+    if (then) {
+        then(ok ? QString() : error);
     }
     emit callDone();
     pump();
 }
 
-void CacheController::sendEnable(const cachectl::EnableRequest& request) {
+void CacheController::sendEnable(const cachectl::EnableRequest& request, Then then) {
     send({verbName(cachectl::kVerbEnable),
           clientWork<cachectl::CacheClient>([request](cachectl::CacheClient& client,
                                                       const rpc::Transport::EventHandler& onEvent) {
               return client.enable(request, onEvent);
           }),
           readReply(cachectl::enableReplyFromJson,
-                    [this](const cachectl::EnableReply& reply) { onEnabled(reply); })});
+                    [this](const cachectl::EnableReply& reply) { onEnabled(reply); }),
+          std::move(then)});
 }
 
 void CacheController::onEnabled(const cachectl::EnableReply& reply) {

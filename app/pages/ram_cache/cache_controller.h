@@ -27,14 +27,18 @@ public:
     // parent: the page, which the confirmation dialog is shown over.
     explicit CacheController(HelperCaller* caller, QWidget* parent);
 
+    // Told when a call is done, after its answer was handled: "" when it went through, else
+    // why not.
+    using Then = std::function<void(const QString& error)>;
+
     void probe();
     void status();
     // status(), unless a call runs or waits (the live statistics' poll).
     void pollStatus();
-    // request.atNextBoot: preview, confirm, then enable.
-    void enable(cachectl::EnableRequest request);
+    // request.atNextBoot: preview, confirm, then enable (then: told about the preview only).
+    void enable(cachectl::EnableRequest request, Then then = {});
     // origin: the cached partition.
-    void disable(const std::string& origin);
+    void disable(const std::string& origin, Then then = {});
     void flush(const std::string& origin);
     void setMode(const std::string& origin, cachectl::CacheMode mode);
     void setPolicy(const std::string& origin, bool powerSafe);
@@ -43,6 +47,7 @@ public:
 
 signals:
     void probed(const ssdk::cachectl::ProbeReply& reply);
+    void probeFailed(const QString& error);
     void statusArrived(const ssdk::cachectl::StatusReply& reply);
     void cacheStarted();               // a cache is on now (not just scheduled)
     void message(const QString& text); // what a call did, or why it failed
@@ -56,12 +61,13 @@ private:
         QString verb;
         HelperCaller::Work work;
         std::function<Expected<void>(const Json&)> done;
+        Then then = {};
     };
 
     void send(PendingCall call);
     void pump();
     void onFinished(const QString& verb, const HelperCaller::Outcome& outcome);
-    void sendEnable(const cachectl::EnableRequest& request);
+    void sendEnable(const cachectl::EnableRequest& request, Then then = {});
     void onEnabled(const cachectl::EnableReply& reply);
     // After a change went through: say so and ask for the caches again.
     void changed(const QString& text);
@@ -71,6 +77,7 @@ private:
     HelperCaller* m_caller;
     std::deque<PendingCall> m_queue;
     std::function<Expected<void>(const Json&)> m_done; // of the call running now
+    Then m_then;                                       // of the call running now
     bool m_waiting = false;
     QMessageBox* m_bootConfirm = nullptr;  // the fstab diff, while it is shown
     cachectl::EnableRequest m_bootRequest; // the cache.enable the diff was asked for

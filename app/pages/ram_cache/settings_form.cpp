@@ -16,6 +16,7 @@
 #include "app/device_text.h"
 #include "app/pages/ram_cache/partition_picker.h"
 #include "app/pages/ram_cache/size_picker.h"
+#include "app/theme.h"
 
 namespace ssdk::app::ramcache {
 
@@ -44,6 +45,8 @@ SettingsForm::SettingsForm(QWidget* parent)
 
     m_backend = new QComboBox;
     m_backend->setObjectName("ramcache.backend");
+    // Empty until cache.probe answers.
+    m_backend->setPlaceholderText(tr("Reading…"));
     m_backendReason = new QLabel;
     m_backendReason->setObjectName("ramcache.backendReason");
     m_backendReason->setWordWrap(true);
@@ -55,6 +58,7 @@ SettingsForm::SettingsForm(QWidget* parent)
 
     m_size = new SizePicker;
     form->addRow(tr("Size"), m_size);
+    form->addRow(QString(), m_size->note());
 
     m_compression = new QComboBox;
     m_compression->setObjectName("ramcache.compression");
@@ -70,6 +74,8 @@ SettingsForm::SettingsForm(QWidget* parent)
     connect(m_enable, &QCheckBox::clicked, this, &SettingsForm::enableClicked);
     connect(m_backend, &QComboBox::currentIndexChanged, this, &SettingsForm::selectionChanged);
     connect(m_partition, &QComboBox::currentIndexChanged, this, &SettingsForm::selectionChanged);
+    connect(m_size, &SizePicker::changed, this, &SettingsForm::selectionChanged);
+    connect(m_compression, &QComboBox::currentIndexChanged, this, &SettingsForm::selectionChanged);
 }
 
 void SettingsForm::buildMode(QFormLayout* form) {
@@ -87,7 +93,7 @@ void SettingsForm::buildMode(QFormLayout* form) {
            "desktop on a UPS."));
     m_writeBackWarning->setObjectName("ramcache.writeBackWarning");
     m_writeBackWarning->setWordWrap(true);
-    m_writeBackWarning->setStyleSheet(QStringLiteral("color: #b35c00;"));
+    m_writeBackWarning->setStyleSheet(QStringLiteral("color: %1;").arg(theme::kWarning.name()));
     m_writeBackWarning->setVisible(false);
     auto* modeBox = new QVBoxLayout;
     modeBox->addWidget(m_writeThrough);
@@ -97,6 +103,7 @@ void SettingsForm::buildMode(QFormLayout* form) {
     connect(m_writeBack, &QRadioButton::toggled, this, [this](bool on) {
         m_writeBackWarning->setVisible(on);
         emit modeToggled(on);
+        emit selectionChanged();
     });
 }
 
@@ -169,6 +176,12 @@ void SettingsForm::setProbe(const cachectl::ProbeReply& reply) {
     m_backend->setCurrentIndex(keep >= 0 ? keep : std::max(firstAvailable, 0));
     m_backend->blockSignals(false);
     m_size->setRam(reply.ram);
+}
+
+void SettingsForm::setProbeFailed() {
+    if (m_backend->count() == 0) {
+        m_backend->setPlaceholderText(tr("Backends unknown"));
+    }
 }
 
 void SettingsForm::showCache(const std::optional<cachectl::CacheStatus>& active) {
@@ -291,7 +304,7 @@ const cachectl::BackendReport* SettingsForm::selectedBackend() const {
     return nullptr;
 }
 
-std::expected<cachectl::EnableRequest, QString> SettingsForm::enableRequest() const {
+cachectl::EnableRequest SettingsForm::settingsRequest() const {
     cachectl::EnableRequest request;
     request.device = selectedPartition().toStdString();
     request.backend = m_backend->currentData().toString().toStdString();
@@ -301,6 +314,11 @@ std::expected<cachectl::EnableRequest, QString> SettingsForm::enableRequest() co
     request.mode = m_writeBack->isChecked() ? cachectl::CacheMode::WriteBack
                                             : cachectl::CacheMode::WriteThrough;
     request.powerSafe = m_powerSafe->isChecked();
+    return request;
+}
+
+std::expected<cachectl::EnableRequest, QString> SettingsForm::enableRequest() const {
+    cachectl::EnableRequest request = settingsRequest();
     if (m_atNextBoot->isChecked()) {
         request.atNextBoot = true;
     } else if (m_applyNow->isVisible()) {

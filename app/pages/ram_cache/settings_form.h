@@ -36,6 +36,8 @@ public:
     void setDevice(const device::Device* device);
     // The backends and the RAM from cache.probe.
     void setProbe(const cachectl::ProbeReply& reply);
+    // cache.probe failed: the backend box says so instead of "Reading…".
+    void setProbeFailed();
     // The selected partition's cache from cache.status (nullopt: none).
     void showCache(const std::optional<cachectl::CacheStatus>& active);
     // What can be changed now, and the selected backend's compressions and write modes.
@@ -44,11 +46,14 @@ public:
 
     QString selectedPartition() const;
     const cachectl::BackendReport* selectedBackend() const;
+    // The cache's settings in the form (backend, size, compression, mode, power policy)
+    // without how it is applied (now or at next boot) nor the tuning knobs.
+    cachectl::EnableRequest settingsRequest() const;
     // The cache.enable the form asks for (without the tuning knobs), or why it cannot be sent.
     std::expected<cachectl::EnableRequest, QString> enableRequest() const;
 
 signals:
-    void selectionChanged(); // another partition or backend
+    void selectionChanged(); // another partition, backend, size, compression or mode
     void enableClicked(bool on);
     void modeToggled(bool writeBack);
     void powerSafeClicked(bool on);

@@ -35,7 +35,7 @@ rm -rf "$SHOTS"
 mkdir -p "$SHOTS"
 shots_env=
 [ -z "$SHOOT" ] || shots_env="SSDK_SCREENSHOT_DIR=$SHOTS"
-env QT_QPA_PLATFORM=offscreen SSDK_RAMCACHE_LAB_MOUNT="$mnt" $shots_env "$TEST"
+env QT_QPA_PLATFORM=offscreen SSDK_RAMCACHE_LAB_MOUNT="$mnt" $shots_env "$TEST" "[cycle]"
 trap - EXIT
 [ "$(findmnt -n -o SOURCE "$mnt")" = "$part" ] || { echo "$part is not mounted back"; exit 1; }
 findmnt -n -o OPTIONS "$mnt" | grep -q noatime || { echo "mount options were not kept"; exit 1; }
