@@ -47,6 +47,7 @@ Badge::Badge(const QString& text, const BadgeStyle& style, QWidget* parent)
     , m_text(text)
     , m_style(style) {
     setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    setAccessibleName(text);
 }
 
 QSize Badge::sizeHint() const {

@@ -9,24 +9,27 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include "app/theme.h"
 #include "app/widgets/chart_axes.h"
 
 namespace ssdk::app {
 
 ThroughputChart::ThroughputChart(QWidget* parent)
     : QWidget(parent) {
+    setAccessibleName(tr("Throughput chart"));
+    setAccessibleDescription(tr("Read and write MB/s and IOPS of the last minutes"));
     auto* chart = new QChart;
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setMargins(QMargins(4, 4, 4, 4));
     m_read = new QLineSeries;
     m_read->setName(tr("Read MB/s"));
-    m_read->setPen(QPen(QColor(0x25, 0x63, 0xeb), 2));
+    m_read->setPen(QPen(theme::kChartRead, 2));
     m_write = new QLineSeries;
     m_write->setName(tr("Write MB/s"));
-    m_write->setPen(QPen(QColor(0xdc, 0x26, 0x26), 2));
+    m_write->setPen(QPen(theme::kChartWrite, 2));
     m_iops = new QLineSeries;
     m_iops->setName(tr("IOPS"));
-    m_iops->setPen(QPen(QColor(0x6b, 0x72, 0x80), 1, Qt::DashLine));
+    m_iops->setPen(QPen(theme::kChartQuiet, 1, Qt::DashLine));
     chart->addSeries(m_read);
     chart->addSeries(m_write);
     chart->addSeries(m_iops);
@@ -78,6 +81,22 @@ void ThroughputChart::setWindowSeconds(int seconds) {
 }
 
 void ThroughputChart::refresh() {
+    if (!isVisible()) {
+        m_behind = true;
+        return;
+    }
+    redraw();
+}
+
+void ThroughputChart::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_behind) {
+        redraw();
+    }
+}
+
+void ThroughputChart::redraw() {
+    m_behind = false;
     const double end = m_points.empty() ? 0 : m_points.back().timeS;
     const double start = std::max(0.0, end - m_windowS);
     QList<QPointF> read, write, iops;

@@ -24,16 +24,24 @@ public:
     void clear();
     void setWindowSeconds(int seconds);
     int windowSeconds() const { return m_windowS; }
-    // Redraws from the buffered points (the page calls it a few times per second).
+    // Redraws from the buffered points (the page calls it a few times per second). While the
+    // chart is hidden it only notes that it is behind, and redraws when shown: a redraw lays
+    // the axes out again, tens of milliseconds on the GUI thread.
     void refresh();
     int pointCount() const { return static_cast<int>(m_points.size()); }
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    void redraw();
+
     struct Point {
         double timeS, read, write, iops;
     };
     std::deque<Point> m_points;
     int m_windowS = 60;
+    bool m_behind = false;
     QChartView* m_view = nullptr;
     QLineSeries* m_read = nullptr;
     QLineSeries* m_write = nullptr;
