@@ -7,9 +7,13 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
+#include <QSettings>
 
 #include "app/app_services.h"
+#include "app/i18n.h"
 #include "app/main_window.h"
+#include "app/settings_store.h"
 #include "app/startup_screenshot.h"
 #include "app/theme.h"
 #include "core/base/log.h"
@@ -90,8 +94,39 @@ int main(int argc, char** argv) {
         QStringLiteral("page"),
         QStringLiteral("Show the area page TITLE (Overview, Health, …) at start."),
         QStringLiteral("TITLE"));
-    parser.addOptions({sysfsRoot, select, page, screenshot});
+    const QCommandLineOption themeOption(
+        QStringLiteral("theme"),
+        QStringLiteral("Colours: light, dark or system (the desktop's choice; the default). "
+                       "SSDK_THEME sets the same."),
+        QStringLiteral("SCHEME"));
+    const QCommandLineOption size(QStringLiteral("size"),
+                                  QStringLiteral("Start with a window of W×H pixels (1280x900)."),
+                                  QStringLiteral("WxH"));
+    const QCommandLineOption language = ssdk::app::languageOption();
+    parser.addOptions({sysfsRoot, select, page, screenshot, themeOption, size, language});
     parser.process(application);
+    ssdk::app::installTranslations(parser.value(language));
+
+    std::optional<ssdk::app::SchemeChoice> schemeChoice;
+    if (parser.isSet(themeOption)) {
+        schemeChoice = ssdk::app::parseSchemeChoice(parser.value(themeOption));
+        if (!schemeChoice) {
+            fail(QStringLiteral("--theme %1: use light, dark or system")
+                     .arg(parser.value(themeOption)));
+            return 2;
+        }
+    }
+    QSize windowSize;
+    if (parser.isSet(size)) {
+        const auto match = QRegularExpression(QStringLiteral("^(\\d{3,5})[xX×](\\d{3,5})$"))
+                               .match(parser.value(size));
+        if (!match.hasMatch()) {
+            fail(QStringLiteral("--size %1: use WIDTHxHEIGHT, e.g. 1280x900")
+                     .arg(parser.value(size)));
+            return 2;
+        }
+        windowSize = QSize(match.captured(1).toInt(), match.captured(2).toInt());
+    }
 
     ssdk::SysfsRoot root;
     if (parser.isSet(sysfsRoot)) {
@@ -106,8 +141,20 @@ int main(int argc, char** argv) {
     // The helper session is the platform's (pkexec on Linux), started on its first call.
     ssdk::app::AppServices services(std::move(root), nullptr, ssdk::platform::makePlatform());
 
-    ssdk::app::applyTheme(application);
+    ssdk::app::applyThemeFollowingDesktop(application, schemeChoice);
     ssdk::app::MainWindow window(std::move(services));
+    // What the last run left (window, page, drive, options); --screenshot shows a fresh window
+    // and leaves the settings alone.
+    std::unique_ptr<QSettings> settings;
+    if (!parser.isSet(screenshot)) {
+        settings = ssdk::app::openSettings();
+        window.restoreState(*settings);
+        QObject::connect(&application, &QApplication::aboutToQuit, &window,
+                         [&window, &settings] { window.saveState(*settings); });
+    }
+    if (windowSize.isValid()) {
+        window.resize(windowSize);
+    }
     if (parser.isSet(select)) {
         window.selectWhenAvailable(parser.value(select));
     }

@@ -11,9 +11,11 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTime>
 #include <QToolBar>
@@ -31,6 +33,7 @@
 #include "app/pages/performance_page.h"
 #include "app/pages/ram_cache_page.h"
 #include "app/pages/spare_area_page.h"
+#include "app/settings_store.h"
 #include "app/theme.h"
 #include "app/widgets/drive_delegate.h"
 #include "app/widgets/drive_icons.h"
@@ -71,29 +74,34 @@ MainWindow::MainWindow(AppServices services, QWidget* parent)
     m_content->addWidget(buildEmptyState());
     m_pages = new QTabWidget;
     m_pages->setDocumentMode(true);
+    // All seven area tabs fit beside the drive list in a 1024-wide window, never cut or
+    // scrolled: the theme's 18 px either side leaves "Fi" of Firmware.
+    m_pages->tabBar()->setStyleSheet(QStringLiteral("QTabBar::tab { padding: 8px 10px; }"));
+    m_pages->tabBar()->setElideMode(Qt::ElideNone);
     m_content->addWidget(m_pages);
     splitter->addWidget(m_content);
     splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({320, 960});
+    splitter->setSizes({340, 940});
     setCentralWidget(splitter);
 
     // The area pages; each later area adds its page here.
     m_overview = new OverviewPage;
-    addPage(m_overview, tr("Overview"));
+    addPage(m_overview, QT_TR_NOOP("Overview"));
     const auto& platform = services.platform();
-    addPage(new HealthPage(std::make_shared<SystemHealthBackend>(helper, platform)), tr("Health"));
-    addPage(new PerformancePage(helper, m_recordedRoot, platform), tr("Performance"));
-    addPage(new RamCachePage(new HelperCaller(helper)), tr("RAM Cache"));
+    addPage(new HealthPage(std::make_shared<SystemHealthBackend>(helper, platform)),
+            QT_TR_NOOP("Health"));
+    addPage(new PerformancePage(helper, m_recordedRoot, platform), QT_TR_NOOP("Performance"));
+    addPage(new RamCachePage(new HelperCaller(helper)), QT_TR_NOOP("RAM Cache"));
     auto* spareArea = new SpareAreaPage(m_live, helper);
     // After a change the page reads its drive at once, and the window rescans for the others.
     spareArea->setDriveReader([discovery = services.makeDiscovery()](const std::string& path) {
         return discovery.find(path);
     });
     connect(spareArea, &SpareAreaPage::driveChanged, this, &MainWindow::rescan);
-    addPage(spareArea, tr("Spare Area"));
-    addPage(new MaintenancePage(helper, platform), tr("Maintenance"));
-    addPage(new FirmwarePage(helper), tr("Firmware"));
+    addPage(spareArea, QT_TR_NOOP("Spare Area"));
+    addPage(new MaintenancePage(helper, platform), QT_TR_NOOP("Maintenance"));
+    addPage(new FirmwarePage(helper), QT_TR_NOOP("Firmware"));
 
     buildStatusBar();
     updateEmptyState();
@@ -165,6 +173,7 @@ QWidget* MainWindow::buildDriveList() {
 
     m_driveList = new QListView;
     m_driveList->setObjectName(QStringLiteral("driveList"));
+    m_driveList->setAccessibleName(tr("Drives"));
     m_driveList->setModel(m_model);
     m_driveList->setItemDelegate(new DriveDelegate(m_driveList));
     m_driveList->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -173,7 +182,7 @@ QWidget* MainWindow::buildDriveList() {
     m_driveList->setUniformItemSizes(true);
     m_driveList->setFocusPolicy(Qt::StrongFocus);
     layout->addWidget(m_driveList, 1);
-    panel->setMinimumWidth(320);
+    panel->setMinimumWidth(280);
 
     connect(m_driveList->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) {
@@ -244,8 +253,10 @@ void MainWindow::buildStatusBar() {
     statusBar()->addPermanentWidget(m_scanLabel);
 }
 
-void MainWindow::addPage(DevicePage* page, const QString& title) {
-    m_pages->addTab(page, title);
+void MainWindow::addPage(DevicePage* page, const char* title) {
+    const int index = m_pages->addTab(page, tr(title));
+    // The English title too, which --page and the tests name whatever the language.
+    m_pages->tabBar()->setTabData(index, QString::fromLatin1(title));
     m_devicePages.push_back(page);
 }
 
@@ -260,13 +271,41 @@ QString MainWindow::currentPageTitle() const {
 
 bool MainWindow::showPage(const QString& title) {
     for (int index = 0; index < m_pages->count(); ++index) {
+        const QString english = m_pages->tabBar()->tabData(index).toString();
         if (m_pages->tabText(index).remove(QLatin1Char('&')).compare(title, Qt::CaseInsensitive) ==
-            0) {
+                0 ||
+            english.compare(title, Qt::CaseInsensitive) == 0) {
             m_pages->setCurrentIndex(index);
             return true;
         }
     }
     return false;
+}
+
+void MainWindow::saveState(QSettings& settings) const {
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/page"), m_pages->currentIndex());
+    if (!m_selectedName.isEmpty()) {
+        settings.setValue(QStringLiteral("window/drive"), m_selectedName);
+    }
+    saveRemembered(*this, settings);
+}
+
+void MainWindow::restoreState(const QSettings& settings) {
+    const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray();
+    if (!geometry.isEmpty()) {
+        restoreGeometry(geometry);
+    }
+    bool pageOk = false;
+    const int page = settings.value(QStringLiteral("window/page")).toInt(&pageOk);
+    if (pageOk && page >= 0 && page < m_pages->count()) {
+        m_pages->setCurrentIndex(page);
+    }
+    const QString drive = settings.value(QStringLiteral("window/drive")).toString();
+    if (!drive.isEmpty()) {
+        selectWhenAvailable(drive);
+    }
+    restoreRemembered(*this, settings);
 }
 
 void MainWindow::selectWhenAvailable(const QString& name) {

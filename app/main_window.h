@@ -14,6 +14,7 @@ class QLabel;
 class QListView;
 class QProgressBar;
 class QPushButton;
+class QSettings;
 class QStackedWidget;
 class QTabWidget;
 
@@ -57,6 +58,13 @@ public:
     QAction* createLabAction() const { return m_createLabAction; }
     QAction* destroyLabAction() const { return m_destroyLabAction; }
     bool hasDiscoveryResult() const { return m_hasResult; }
+    QTabWidget* pages() const { return m_pages; }
+
+    // What the window remembers between runs (settings_store.h): geometry, the page shown, the
+    // selected drive and the pages' remembered options. restoreState selects the saved drive
+    // once it appears; a later selectWhenAvailable or showPage wins over what it restored.
+    void saveState(QSettings& settings) const;
+    void restoreState(const QSettings& settings);
 
 signals:
     // A discovery result is on screen and the selection has been made.
@@ -72,7 +80,8 @@ private:
     QWidget* buildDriveList();
     QWidget* buildEmptyState();
     void buildStatusBar();
-    void addPage(DevicePage* page, const QString& title);
+    // title: the untranslated title (QT_TR_NOOP), shown translated.
+    void addPage(DevicePage* page, const char* title);
 
     void showDevices(const ssdk::app::DeviceList& devices);
     void showDiscoveryError(const QString& message);

@@ -12,7 +12,8 @@ set(CPACK_DEBIAN_PACKAGE_SECTION "admin")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # Programs the features start, and the polkit agent path for pkexec.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "util-linux, fdisk, e2fsprogs, pkexec, polkitd")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "smartmontools")
+# qt6-translations-l10n: Qt's own dialogs (file chooser, message box buttons) in the user's language.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "smartmontools, qt6-translations-l10n")
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
     "Desktop SSD manager for every vendor's drive\n Drive identity, capabilities and partitions; lab drives for safe experiments;\n health, benchmarks, RAM cache, spare area, TRIM, secure erase and firmware as\n they land.")
 include(CPack)

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <numeric>
 
+#include "core/base/translate.h"
 #include "core/overprovision/filesystem_tool.h"
 
 namespace ssdk::overprovision {
@@ -182,23 +183,29 @@ Expected<Plan> plan(const device::Device& device, const std::optional<Filesystem
     auto refuse = [&result](std::string reason) { result.refusals.push_back(std::move(reason)); };
 
     if (device.holdsRootFilesystem()) {
-        refuse(device.path + " holds the running system (\"/\" is mounted from it): boot from "
-                             "another system, e.g. a live USB stick, to change its partitions");
+        refuse(trText("SpareArea",
+                      "{} holds the running system (\"/\" is mounted from it): boot from "
+                      "another system, e.g. a live USB stick, to change its partitions")
+                   .format(device.path));
     }
     if (device.readOnly) {
-        refuse(device.path + " is read-only");
+        refuse(trText("SpareArea", "{} is read-only").format(device.path));
     }
     if (device.partitionTableType != "gpt" && device.partitionTableType != "dos") {
         refuse(device.partitionTableType.empty()
-                   ? device.path + " has no partition table: spare area is made by shrinking "
-                                   "the last partition"
-                   : device.path + " has a \"" + device.partitionTableType +
-                         "\" partition table; only GPT and MBR are supported");
+                   ? trText("SpareArea",
+                            "{} has no partition table: spare area is made by shrinking "
+                            "the last partition")
+                         .format(device.path)
+                   : trText("SpareArea",
+                            "{} has a \"{}\" partition table; only GPT and MBR are supported")
+                         .format(device.path, device.partitionTableType));
     }
     result.partitionIndex = lastPartitionIndex(device);
     if (result.partitionIndex < 0) {
         if (device.partitionTableType == "gpt" || device.partitionTableType == "dos") {
-            refuse(device.path + " has no partitions: all of it is unallocated already");
+            refuse(trText("SpareArea", "{} has no partitions: all of it is unallocated already")
+                       .format(device.path));
         }
         return result;
     }
@@ -225,7 +232,8 @@ Expected<Plan> plan(const device::Device& device, const std::optional<Filesystem
                                         : 0;
     const std::uint64_t newEnd = alignDown(std::min(usableEnd, wantedEnd), result.alignment.value);
     if (newEnd <= partition.start.value + kPartitionAlignment.value) {
-        refuse(fmt::format("{} % spare leaves no room for {}", sparePercent, partition.path));
+        refuse(trText("SpareArea", "{} % spare leaves no room for {}")
+                   .format(sparePercent, partition.path));
         return result;
     }
     result.newPartitionSize = Bytes(newEnd) - partition.start;
@@ -251,72 +259,89 @@ Expected<Plan> plan(const device::Device& device, const std::optional<Filesystem
         result.unmountOffered = partition.mounts.size() == 1 && !device.holdsRootFilesystem();
         result.mountUsers = options.mountUsers;
         if (!options.unmountAndRemount || !result.unmountOffered) {
-            refuse(partition.path + " is mounted at " + result.mountPoint + ": " +
-                   result.filesystemType + " shrinks only unmounted; " +
-                   (result.unmountOffered
-                        ? std::string("choose \"Unmount, shrink and remount\" (op apply "
-                                      "--unmount), or unmount it yourself")
-                        : fmt::format("it is mounted in {} places: unmount it and SSD Keeper "
-                                      "will shrink it",
-                                      partition.mounts.size())) +
-                   " (growing works while mounted)");
+            refuse(
+                trText("SpareArea", "{} is mounted at {}: {} shrinks only unmounted; {} (growing "
+                                    "works while mounted)")
+                    .format(partition.path, result.mountPoint, result.filesystemType,
+                            (result.unmountOffered
+                                 ? trText("SpareArea",
+                                          "choose \"Unmount, shrink and remount\" (op apply "
+                                          "--unmount), or unmount it yourself")
+                                       .str()
+                                 : trText("SpareArea",
+                                          "it is mounted in {} places: unmount it and SSD Keeper "
+                                          "will shrink it")
+                                       .format(partition.mounts.size()))));
         } else if (!options.mountUsers.empty()) {
             std::string users;
             for (const auto& user : options.mountUsers) {
                 users += (users.empty() ? "" : ", ") + user;
             }
-            refuse(partition.path + " (" + result.mountPoint +
-                   ") is in use and cannot be unmounted for the shrink: close what holds it "
-                   "open (" +
-                   users + ")");
+            refuse(
+                trText(
+                    "SpareArea",
+                    "{} ({}) is in use and cannot be unmounted for the shrink: close what holds it "
+                    "open ({})")
+                    .format(partition.path, result.mountPoint, users));
         } else {
             result.unmountAndRemount = true;
-            result.notes.push_back(partition.path + " is unmounted from " + result.mountPoint +
-                                   " for the shrink and mounted there again with the same "
-                                   "options; a crash in between is finished or rolled back "
-                                   "from the journal");
+            result.notes.push_back(
+                trText(
+                    "SpareArea",
+                    "{} is unmounted from {} for the shrink and mounted there again with the same "
+                    "options; a crash in between is finished or rolled back "
+                    "from the journal")
+                    .format(partition.path, result.mountPoint));
         }
     }
     if (result.direction == Direction::Shrink && mounted && result.filesystemType == "ntfs") {
-        refuse(partition.path + " is mounted at " + result.mountPoint +
-               ": ntfs shrinks only unmounted; unmount it and SSD Keeper will shrink it");
+        refuse(trText("SpareArea", "{} is mounted at {}: ntfs shrinks only unmounted; unmount it "
+                                   "and SSD Keeper will shrink it")
+                   .format(partition.path, result.mountPoint));
     }
     if (result.direction == Direction::Grow && mounted && result.filesystemType == "ntfs") {
-        refuse(partition.path + " is mounted at " + result.mountPoint +
-               ": ntfsresize works only on unmounted NTFS; unmount it first");
+        refuse(
+            trText("SpareArea",
+                   "{} is mounted at {}: ntfsresize works only on unmounted NTFS; unmount it first")
+                .format(partition.path, result.mountPoint));
     }
     if (result.direction != Direction::None && result.filesystemType == "btrfs" && !mounted) {
-        refuse(partition.path + " holds btrfs, which resizes only while mounted: mount it "
-                                "first");
+        refuse(trText("SpareArea", "{} holds btrfs, which resizes only while mounted: mount it "
+                                   "first")
+                   .format(partition.path));
     }
     if (result.direction == Direction::None) {
-        refuse(fmt::format("{} already leaves {} unallocated at the end: nothing to change",
-                           device.path, formatIec(result.currentSpare)));
+        refuse(trText("SpareArea", "{} already leaves {} unallocated at the end: nothing to change")
+                   .format(device.path, formatIec(result.currentSpare)));
     }
     if (!usage && result.refusals.empty()) {
-        refuse("the used space of " + partition.path + " could not be read");
+        refuse(
+            trText("SpareArea", "the used space of {} could not be read").format(partition.path));
     }
     if (usage && result.direction == Direction::Shrink) {
         result.margin = safetyMargin(*usage);
         result.requiredSize = usage->minimumSize + result.margin;
         if (result.requiredSize > result.newPartitionSize) {
-            refuse(fmt::format("{} is too full for {} % spare: it would get {}, but {}; {}",
-                               partition.path, sparePercent, formatIec(result.newPartitionSize),
+            refuse(trText("SpareArea", "{} is too full for {} % spare: it would get {}, but {}; {}")
+                       .format(partition.path, sparePercent, formatIec(result.newPartitionSize),
                                describeMinimum(*usage, result.margin), describeInUse(*usage)));
         } else if (usage->used.value > result.newPartitionSize.value / 10 * 9) {
             result.notes.push_back(
-                fmt::format("{} will be {:.0f} % full afterwards ({} in use in {})", partition.path,
-                            percentOf(usage->used, result.newPartitionSize), formatIec(usage->used),
-                            formatIec(result.newPartitionSize)));
+                trText("SpareArea", "{} will be {:.0f} % full afterwards ({} in use in {})")
+                    .format(partition.path, percentOf(usage->used, result.newPartitionSize),
+                            formatIec(usage->used), formatIec(result.newPartitionSize)));
         }
     }
     if (!device.supportsDiscard()) {
-        result.notes.push_back(device.path + " does not accept discards (TRIM): the space is "
-                                             "left unallocated, but the controller is not told "
-                                             "it is free");
+        result.notes.push_back(trText("SpareArea",
+                                      "{} does not accept discards (TRIM): the space is "
+                                      "left unallocated, but the controller is not told "
+                                      "it is free")
+                                   .format(device.path));
     }
     if (!result.factory) {
-        result.notes.push_back("factory over-provisioning is unknown for this drive");
+        result.notes.push_back(
+            trText("SpareArea", "factory over-provisioning is unknown for this drive").str());
     }
     result.possible = result.refusals.empty();
     return result;
@@ -340,7 +365,7 @@ std::string Plan::describe() const {
         text += fmt::format("Factory over-provisioning: {:.2f} % (about {} of NAND for {} of "
                             "user capacity).\n",
                             factory->percent, formatIec(factory->rawNand),
-                            formatSi(factory->userCapacity));
+                            formatIec(factory->userCapacity));
     }
     text += fmt::format("Spare area now: {} ({:.1f} %) unallocated at the end.\n",
                         formatIec(currentSpare), currentSparePercent);

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <fmt/format.h>
 
+#include "core/base/translate.h"
+
 namespace ssdk::smart {
 
 namespace {
@@ -25,20 +27,25 @@ ErrorLogCount errorLogCount(const SmartReport& report) {
 }
 
 std::string since(const AssessmentOptions& options) {
-    return options.previousReadAt.empty() ? std::string("the last report") : options.previousReadAt;
+    return options.previousReadAt.empty() ? trText("Health", "the last report").str()
+                                          : options.previousReadAt;
 }
 
 // ATA attributes that count damaged or replaced sectors, in the order they are reported.
 struct SectorCounter {
     std::uint8_t id;
     std::string_view code;
-    std::string_view what;
+    TrText what;
 };
 constexpr std::array kSectorCounters{
-    SectorCounter{5, "reallocated-sectors", "sectors have been reallocated to spare area"},
-    SectorCounter{197, "pending-sectors", "sectors are unreadable and waiting to be reallocated"},
-    SectorCounter{198, "offline-uncorrectable", "sectors could not be corrected in offline scans"},
-    SectorCounter{196, "reallocation-events", "reallocation events have happened"},
+    SectorCounter{5, "reallocated-sectors",
+                  trText("Health", "sectors have been reallocated to spare area")},
+    SectorCounter{197, "pending-sectors",
+                  trText("Health", "sectors are unreadable and waiting to be reallocated")},
+    SectorCounter{198, "offline-uncorrectable",
+                  trText("Health", "sectors could not be corrected in offline scans")},
+    SectorCounter{196, "reallocation-events",
+                  trText("Health", "reallocation events have happened")},
 };
 
 constexpr std::uint8_t kNvmeTemperatureWarningBit = 0x02;
@@ -74,24 +81,32 @@ std::string attributeLabel(const AtaAttribute& attribute) {
 
 std::optional<Reason> missingSmartData(const SmartReport& report) {
     if (report.smartAvailable == false) {
-        return Reason{"no-smart", "The drive does not offer SMART, so its health cannot be judged.",
-                      Severity::Info};
+        return Reason{
+            "no-smart",
+            trText("Health", "The drive does not offer SMART, so its health cannot be judged.")
+                .str(),
+            Severity::Info};
     }
     const bool hasData = report.smartOverallPassed.has_value() || !report.attributes.empty() ||
                          report.nvme.has_value() || report.scsiGrownDefects.has_value() ||
                          report.scsiUncorrectedErrors.has_value();
     if (!hasData) {
-        return Reason{"no-smart",
-                      "No SMART data could be read from the drive, so its health cannot be judged.",
-                      Severity::Info};
+        return Reason{
+            "no-smart",
+            trText("Health",
+                   "No SMART data could be read from the drive, so its health cannot be judged.")
+                .str(),
+            Severity::Info};
     }
     return std::nullopt;
 }
 
 std::vector<Reason> checkOverallStatus(const SmartReport& report, const AssessmentOptions&) {
     if (report.smartOverallPassed == false) {
-        return {{"smart-failed", "The drive's own SMART self-assessment says it is FAILING.",
-                 Severity::Bad}};
+        return {
+            {"smart-failed",
+             trText("Health", "The drive's own SMART self-assessment says it is FAILING.").str(),
+             Severity::Bad}};
     }
     return {};
 }
@@ -102,16 +117,18 @@ std::vector<Reason> checkAttributeThresholds(const SmartReport& report, const As
         if (attribute.failingNow) {
             found.push_back(
                 {"attribute-failing-now",
-                 fmt::format("Attribute {} is at or below its failure threshold now ({} ≤ {}).",
-                             attributeLabel(attribute), attribute.value.value_or(0),
+                 trText("Health",
+                        "Attribute {} is at or below its failure threshold now ({} ≤ {}).")
+                     .format(attributeLabel(attribute), attribute.value.value_or(0),
                              attribute.thresh.value_or(0)),
                  Severity::Bad});
         } else if (attribute.failedInPast) {
             found.push_back(
                 {"attribute-failed-in-past",
-                 fmt::format("Attribute {} reached its failure threshold in the past (worst {} ≤ "
-                             "{}).",
-                             attributeLabel(attribute), attribute.worst.value_or(0),
+                 trText("Health",
+                        "Attribute {} reached its failure threshold in the past (worst {} ≤ "
+                        "{}).")
+                     .format(attributeLabel(attribute), attribute.worst.value_or(0),
                              attribute.thresh.value_or(0)),
                  Severity::Caution});
         }
@@ -128,8 +145,8 @@ std::vector<Reason> checkSectorCounts(const SmartReport& report, const Assessmen
             if (const auto count = rawCount(*attribute) & 0xffff'ffffu; count > 0) {
                 found.push_back(
                     {std::string(counter.code),
-                     fmt::format("{} {} (attribute {}): the media is wearing or damaged.", count,
-                                 counter.what, attributeLabel(*attribute)),
+                     trText("Health", "{} {} (attribute {}): the media is wearing or damaged.")
+                         .format(count, counter.what.str(), attributeLabel(*attribute)),
                      Severity::Caution});
             }
         }
@@ -147,17 +164,18 @@ std::vector<Reason> checkInterfaceCrcErrors(const SmartReport& report,
     const AtaAttribute* before = options.previous ? options.previous->attribute(199) : nullptr;
     if (before != nullptr && count > rawCount(*before)) {
         return {{"interface-crc-errors-growing",
-                 fmt::format("CRC errors grew by {} since {} (from {} to {}): check the cable "
-                             "and connector (this is link trouble, not worn media).",
-                             count - rawCount(*before), since(options), rawCount(*before), count),
+                 trText("Health", "CRC errors grew by {} since {} (from {} to {}): check the cable "
+                                  "and connector (this is link trouble, not worn media).")
+                     .format(count - rawCount(*before), since(options), rawCount(*before), count),
                  Severity::Caution}};
     }
     if (count > 0) {
-        return {{"interface-crc-errors",
-                 fmt::format("{} interface CRC errors were counted: they point to the cable or "
-                             "connector, not to the media.",
-                             count),
-                 Severity::Info}};
+        return {
+            {"interface-crc-errors",
+             trText("Health", "{} interface CRC errors were counted: they point to the cable or "
+                              "connector, not to the media.")
+                 .format(count),
+             Severity::Info}};
     }
     return {};
 }
@@ -170,7 +188,8 @@ std::vector<Reason> checkNvmeCriticalWarning(const SmartReport& report, const As
     for (const auto& bit : nvmeCriticalWarningBits()) {
         if ((report.nvme->criticalWarning & bit.mask) != 0) {
             found.push_back(
-                {std::string(bit.code), fmt::format("NVMe critical warning: {}.", bit.meaning),
+                {std::string(bit.code),
+                 trText("Health", "NVMe critical warning: {}.").format(bit.meaning),
                  bit.mask == kNvmeTemperatureWarningBit ? Severity::Caution : Severity::Bad});
         }
     }
@@ -180,8 +199,8 @@ std::vector<Reason> checkNvmeCriticalWarning(const SmartReport& report, const As
 std::vector<Reason> checkNvmeMediaErrors(const SmartReport& report, const AssessmentOptions&) {
     if (report.nvme && report.nvme->mediaErrors && *report.nvme->mediaErrors > UInt128(0)) {
         return {{"media-errors",
-                 fmt::format("{} unrecovered media and data-integrity errors were reported.",
-                             report.nvme->mediaErrors->toString()),
+                 trText("Health", "{} unrecovered media and data-integrity errors were reported.")
+                     .format(report.nvme->mediaErrors->toString()),
                  Severity::Caution}};
     }
     return {};
@@ -192,9 +211,9 @@ std::vector<Reason> checkNvmeTemperatureHistory(const SmartReport& report,
     if (report.nvme && report.nvme->warningTempTime && *report.nvme->warningTempTime > 0) {
         return {
             {"temperature-history",
-             fmt::format("The drive spent {} minutes above its warning temperature and {} "
-                         "above its critical temperature.",
-                         *report.nvme->warningTempTime, report.nvme->criticalCompTime.value_or(0)),
+             trText("Health", "The drive spent {} minutes above its warning temperature and {} "
+                              "above its critical temperature.")
+                 .format(*report.nvme->warningTempTime, report.nvme->criticalCompTime.value_or(0)),
              Severity::Info}};
     }
     return {};
@@ -203,8 +222,8 @@ std::vector<Reason> checkNvmeTemperatureHistory(const SmartReport& report,
 std::vector<Reason> checkScsiGrownDefects(const SmartReport& report, const AssessmentOptions&) {
     if (report.scsiGrownDefects && *report.scsiGrownDefects > 0) {
         return {{"grown-defects",
-                 fmt::format("{} defects were added to the grown defect list.",
-                             *report.scsiGrownDefects),
+                 trText("Health", "{} defects were added to the grown defect list.")
+                     .format(*report.scsiGrownDefects),
                  Severity::Caution}};
     }
     return {};
@@ -214,8 +233,8 @@ std::vector<Reason> checkScsiUncorrectedErrors(const SmartReport& report,
                                                const AssessmentOptions&) {
     if (report.scsiUncorrectedErrors && *report.scsiUncorrectedErrors > 0) {
         return {{"media-errors",
-                 fmt::format("{} uncorrected read/write/verify errors were counted.",
-                             *report.scsiUncorrectedErrors),
+                 trText("Health", "{} uncorrected read/write/verify errors were counted.")
+                     .format(*report.scsiUncorrectedErrors),
                  Severity::Caution}};
     }
     return {};
@@ -228,16 +247,17 @@ std::vector<Reason> checkWear(const SmartReport& report, const AssessmentOptions
     }
     const int used = *derived.percentageUsed;
     if (used >= 100) {
-        return {{"wear-out",
-                 fmt::format("{} % of the rated write endurance is used ({}): the drive is past "
-                             "its rated life and may switch to read-only.",
-                             used, derived.wearSource),
-                 Severity::Caution}};
+        return {
+            {"wear-out",
+             trText("Health", "{} % of the rated write endurance is used ({}): the drive is past "
+                              "its rated life and may switch to read-only.")
+                 .format(used, derived.wearSource),
+             Severity::Caution}};
     }
     if (used >= options.thresholds.wearCautionPercentUsed) {
         return {{"wear-high",
-                 fmt::format("{} % of the rated write endurance is used ({}).", used,
-                             derived.wearSource),
+                 trText("Health", "{} % of the rated write endurance is used ({}).")
+                     .format(used, derived.wearSource),
                  Severity::Caution}};
     }
     return {};
@@ -252,15 +272,16 @@ std::vector<Reason> checkNvmeAvailableSpare(const SmartReport& report,
     const int threshold = *report.nvme->availableSpareThreshold;
     if (spare < threshold) {
         return {{"spare-below-threshold",
-                 fmt::format("Available spare is {} %, below the drive's threshold of {} %.", spare,
-                             threshold),
+                 trText("Health", "Available spare is {} %, below the drive's threshold of {} %.")
+                     .format(spare, threshold),
                  Severity::Bad}};
     }
     if (spare <= threshold + options.thresholds.spareCautionMarginPercent) {
-        return {{"spare-low",
-                 fmt::format("Available spare is {} %, close to the drive's threshold of {} %.",
-                             spare, threshold),
-                 Severity::Caution}};
+        return {
+            {"spare-low",
+             trText("Health", "Available spare is {} %, close to the drive's threshold of {} %.")
+                 .format(spare, threshold),
+             Severity::Caution}};
     }
     return {};
 }
@@ -272,14 +293,14 @@ std::vector<Reason> checkErrorLog(const SmartReport& report, const AssessmentOpt
     if (errors.known && before.known && errors.count > before.count) {
         return {
             {"error-log-grew",
-             fmt::format("{} new error-log entries since {} (from {} to {}).",
-                         errors.count - before.count, since(options), before.count, errors.count),
+             trText("Health", "{} new error-log entries since {} (from {} to {}).")
+                 .format(errors.count - before.count, since(options), before.count, errors.count),
              Severity::Caution}};
     }
     if (errors.known && errors.count > 0) {
         return {{"error-log-entries",
-                 fmt::format("The drive's error log holds {} entries; watch whether it grows.",
-                             errors.count),
+                 trText("Health", "The drive's error log holds {} entries; watch whether it grows.")
+                     .format(errors.count),
                  Severity::Info}};
     }
     return {};
@@ -291,16 +312,17 @@ std::vector<Reason> checkTemperature(const SmartReport& report, const Assessment
     }
     const int now = *report.temperatureC;
     if (report.temperatureCriticalC && now >= *report.temperatureCriticalC) {
-        return {
-            {"temperature-critical",
-             fmt::format("Temperature {} °C is at or above the drive's critical limit of {} °C.",
-                         now, *report.temperatureCriticalC),
-             Severity::Bad}};
+        return {{"temperature-critical",
+                 trText("Health",
+                        "Temperature {} °C is at or above the drive's critical limit of {} °C.")
+                     .format(now, *report.temperatureCriticalC),
+                 Severity::Bad}};
     }
     if (report.temperatureWarningC && now >= *report.temperatureWarningC) {
         return {{"temperature-high",
-                 fmt::format("Temperature {} °C is at or above the drive's warning limit of {} °C.",
-                             now, *report.temperatureWarningC),
+                 trText("Health",
+                        "Temperature {} °C is at or above the drive's warning limit of {} °C.")
+                     .format(now, *report.temperatureWarningC),
                  Severity::Caution}};
     }
     return {};
@@ -312,7 +334,8 @@ std::vector<Reason> checkSelfTest(const SmartReport& report, const AssessmentOpt
     const bool newestFailed =
         report.selfTest && !report.selfTest->log.empty() && !report.selfTest->log.front().passed;
     if (logHasErrors || newestFailed) {
-        return {{"selftest-failed", "The most recent device self-test reported errors.",
+        return {{"selftest-failed",
+                 trText("Health", "The most recent device self-test reported errors.").str(),
                  Severity::Caution}};
     }
     return {};
@@ -322,9 +345,10 @@ std::vector<Reason> checkDriveDatabaseWarnings(const SmartReport&,
                                                const AssessmentOptions& options) {
     std::vector<Reason> found;
     for (const auto& warning : options.firmwareWarnings) {
-        found.push_back({"firmware-warning",
-                         "Known firmware issue (smartctl drive database): " + warning,
-                         Severity::Caution});
+        found.push_back(
+            {"firmware-warning",
+             trText("Health", "Known firmware issue (smartctl drive database): {}").format(warning),
+             Severity::Caution});
     }
     return found;
 }
