@@ -97,7 +97,7 @@ TEST_CASE("the window remembers its size, page, drive and options between runs")
     }
 }
 
-TEST_CASE("--select and --page win over what the last run left") {
+TEST_CASE("the command line (--select, --page) wins over what the last run left") {
     test::application();
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
