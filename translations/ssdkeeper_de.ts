@@ -1336,6 +1336,14 @@ Das Laufwerk verwendet sie erst nach einem Reset.</translation>
         <source>; about %1 left at this rate</source>
         <translation>; bei dieser Rate noch etwa %1</translation>
     </message>
+    <message>
+        <source>No SMART attributes: the drive reports none.</source>
+        <translation>Keine SMART-Attribute: Das Laufwerk meldet keine.</translation>
+    </message>
+    <message>
+        <source>No self-tests logged.</source>
+        <translation>Keine Selbsttests protokolliert.</translation>
+    </message>
 </context>
 <context>
     <name>ssdk::app::LabDriveDialog</name>

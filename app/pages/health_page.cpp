@@ -22,6 +22,7 @@
 #include "app/device_text.h"
 #include "app/health_backend.h"
 #include "app/theme.h"
+#include "app/widgets/empty_table.h"
 #include "core/base/bytes.h"
 
 namespace ssdk::app {
@@ -279,7 +280,9 @@ QWidget* HealthPage::buildDetails() {
     m_attributes->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_attributes->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     m_attributes->horizontalHeader()->setSectionResizeMode(5, QHeaderView::Stretch);
-    m_details->addTab(m_attributes, tr("SMART attributes"));
+    m_details->addTab(
+        withEmptyText(m_attributes, tr("No SMART attributes: the drive reports none.")),
+        tr("SMART attributes"));
 
     m_nvme = new QTableWidget(0, 2);
     m_nvme->setObjectName(QStringLiteral("health.nvme"));
@@ -300,7 +303,7 @@ QWidget* HealthPage::buildDetails() {
     m_selfTestLog->verticalHeader()->setVisible(false);
     m_selfTestLog->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     m_selfTestLog->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    selfTestLayout->addWidget(m_selfTestLog);
+    selfTestLayout->addWidget(withEmptyText(m_selfTestLog, tr("No self-tests logged.")));
     m_details->addTab(selfTests, tr("Self-tests"));
     return m_details;
 }
