@@ -519,7 +519,10 @@ TEST_CASE("in the lab VM the RAM Cache page compares the partition without and w
             gapAt = status->text();
         }
         sinceTick.restart();
-        sawCacheOn = sawCacheOn || mountSource(mountPoint).rfind("/dev/mapper/ssdk-", 0) == 0;
+        // dm-based backends mount from /dev/mapper/ssdk-*, the engine from its /dev/nbdN.
+        const std::string source = mountSource(mountPoint);
+        sawCacheOn = sawCacheOn || source.rfind("/dev/mapper/ssdk-", 0) == 0 ||
+                     source.rfind("/dev/nbd", 0) == 0;
         sawProgress = sawProgress || (progress->isVisible() && progress->value() > 0);
     });
     ticker.start();

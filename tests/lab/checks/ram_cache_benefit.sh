@@ -25,7 +25,9 @@ trap cleanup EXIT
 echo ",256M" | sfdisk -q --wipe always --wipe-partitions always "$disk"
 partx -u "$disk" 2>/dev/null || blockdev --rereadpt "$disk"
 part=${disk}1
-mkfs.ext4 -q -F -E lazy_itable_init=1,lazy_journal_init=1 "$part"
+# 4 KiB blocks: mkfs picks 1 KiB for a partition this small, and a filesystem with blocks
+# smaller than the 4 KiB sectors of zram cannot be mounted on the cache (EXT4: bad block size).
+mkfs.ext4 -q -F -b 4096 -E lazy_itable_init=1,lazy_journal_init=1 "$part"
 mkdir -p "$mnt"
 mount -o noatime "$part" "$mnt"
 rm -rf "$SHOTS"
