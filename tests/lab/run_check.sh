@@ -9,6 +9,18 @@ set -euo pipefail
 lab() { "$SSDK_LAB" --dir "$SSDK_LAB_VM_DIR" "$@"; }
 lab_run() { lab run --timeout 150 "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# With SSDK_SCREENSHOT_DIR set, copies every file of the guest directory $1 (screenshots a GUI
+# test took in the VM) into it.
+copy_guest_screenshots() {
+    [ -n "${SSDK_SCREENSHOT_DIR:-}" ] || return 0
+    mkdir -p "$SSDK_SCREENSHOT_DIR"
+    local shot
+    for shot in $(lab_run "ls $1 2>/dev/null" || true); do
+        lab_run "base64 -w0 $1/$shot" | base64 -d >"$SSDK_SCREENSHOT_DIR/$shot" ||
+            fail "copying $shot out of the guest"
+        echo "screenshot: $SSDK_SCREENSHOT_DIR/$shot"
+    done
+}
 # Left by `start` when the VM cannot run here (it skipped, exit 77): only then do the checks
 # skip too. A VM that is not running without it went away after it started (QEMU crashed or
 # was killed, or it was stopped): the checks after that fail instead of turning into skips.

@@ -47,13 +47,6 @@ wipefs -q -a "$part" "$disk"
 partx -d "$disk" 2>/dev/null || true
 echo "mounted from $part again, checksums intact, fsck clean"
 ' || status=$?
-if [ -n "${SSDK_SCREENSHOT_DIR:-}" ]; then
-    mkdir -p "$SSDK_SCREENSHOT_DIR"
-    for shot in $(lab_run "ls $shots 2>/dev/null" || true); do
-        lab_run "base64 -w0 $shots/$shot" | base64 -d >"$SSDK_SCREENSHOT_DIR/$shot" ||
-            fail "copying $shot out of the guest"
-        echo "screenshot: $SSDK_SCREENSHOT_DIR/$shot"
-    done
-fi
+copy_guest_screenshots "$shots"
 [ "$status" != 77 ] || fail "the GUI test skipped in the guest, where it runs as root (see above)"
 [ "$status" = 0 ] || fail "the RAM Cache page in the lab VM (exit $status)"
